@@ -1,0 +1,70 @@
+"""The llguidance side of grammar decoding: one tokenizer index per tokenizer, one matcher per document."""
+import functools
+
+import llguidance
+import llguidance.hf
+import llguidance.torch
+import torch
+
+from copy_as_decode.core.grammar import program_grammar
+
+from .models import eos_id
+
+
+class GrammarError(RuntimeError):
+    pass
+
+
+@functools.lru_cache(maxsize=4)
+def _ll_tokenizer(tok, n_vocab: int):
+    return llguidance.hf.from_tokenizer(tok, n_vocab=n_vocab, eos_token=eos_id(tok))
+
+
+@functools.lru_cache(maxsize=4)
+def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
+    """Tokens with text after a "/>" (e.g. `"/><`): outside gen bodies they are banned so a copy tag always
+    ends exactly at a token boundary, where the copied lines can be spliced in."""
+    bad = torch.zeros(n_vocab, dtype=torch.bool)
+    for i in range(len(tok)):
+        s = tok.decode([i])
+        k = s.find("/>")
+        bad[i] = k >= 0 and k + 2 < len(s)
+    return bad
+
+
+class ProgramConstraint:
+    """Masks logits so that every sampled program parses and its line numbers fit the document."""
+
+    def __init__(self, tok, n_vocab: int, n_lines: int):
+        self.n_vocab = n_vocab
+        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), program_grammar(n_lines),
+                                            limits=llguidance.LLParserLimits(verbose_errors=False))
+        if self.matcher.is_error():
+            raise GrammarError(self.matcher.get_error())
+        self.bitmask = llguidance.torch.allocate_token_bitmask(1, n_vocab)
+        self.tag_end = crosses_tag_end(tok, n_vocab)
+        self._bits = torch.arange(32, dtype=torch.int32)
+
+    def allowed(self, outside_gen: bool) -> torch.Tensor:
+        llguidance.torch.fill_next_token_bitmask(self.matcher, self.bitmask)
+        # Eager unpack of the packed int32 bitmask: as fast as the compiled kernel, and needs no compiler.
+        ok = ((self.bitmask[0].unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
+        return ok & ~self.tag_end if outside_gen else ok
+
+    def require(self, token: int, allowed: torch.Tensor) -> int:
+        """A token chosen by the caller (forced-program mode) must still be one the grammar allows."""
+        if not allowed[token]:
+            raise GrammarError(f"token {token} is not allowed by the program grammar here")
+        return token
+
+    def consume(self, token: int, fast_forward: bool = True) -> list[int]:
+        """Consume a chosen token; with fast_forward, also the tokens the grammar now forces (returned)."""
+        if not self.matcher.consume_token(token):
+            raise GrammarError(f"token {token} rejected: {self.matcher.get_error()}")
+        forced = self.matcher.compute_ff_tokens() if fast_forward else []
+        if forced and not self.matcher.consume_tokens(forced):
+            raise GrammarError(self.matcher.get_error())
+        return forced
+
+    def stopped(self) -> bool:
+        return self.matcher.is_stopped()

@@ -1,0 +1,111 @@
+"""The two decode loops, in the style of gpt-fast's generate.py.
+
+decode_program: the model writes a copy/gen program under the grammar; when a copy tag closes, the copied
+lines' tokens join the next forward, so N copied tokens cost ONE forward instead of N decode steps.
+
+decode_rewrite: the model rewrites the file; a drafter proposes the input lines that come next and the same
+kind of parallel forward verifies them against the model's own greedy choice, so the output is exactly
+greedy full regeneration (drafter=None is that plain regeneration).
+"""
+import torch
+from transformers import DynamicCache
+
+from copy_as_decode.core.program import Copy
+
+from .stats import Stats
+
+
+class Cancelled(Exception):
+    pass
+
+
+class Hooks:
+    """Called between forward passes: `check` may raise Cancelled, `progress` sees the running stats."""
+
+    def check(self) -> None: ...
+    def progress(self, stats: Stats, text: str) -> None: ...
+
+
+class TextStream:
+    """Token ids -> text, holding back bytes of a character split across tokens."""
+
+    def __init__(self, tok):
+        self.tok, self.pending, self.text = tok, [], ""
+
+    def push(self, ids: list[int]) -> str:
+        self.pending += ids
+        piece = self.tok.decode(self.pending)
+        if piece.endswith("\ufffd"):
+            return ""
+        self.pending, self.text = [], self.text + piece
+        return piece
+
+
+@torch.inference_mode()
+def forward(model, cache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
+    x = torch.tensor([ids], device=model.device)
+    return model(input_ids=x, past_key_values=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
+
+
+def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: float) -> int:
+    if allowed is not None:
+        logits = logits.masked_fill(~allowed.to(logits.device), float("-inf"))
+    if temperature <= 0:
+        return int(logits.argmax())
+    return int(torch.multinomial(torch.softmax(logits.float() / temperature, -1), 1))
+
+
+def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens, temperature=0.0,
+                   forced: list[int] | None = None, hooks=Hooks()) -> Stats:
+    """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar)."""
+    stats, cache, stream = Stats(prompt_tokens=len(prompt)), DynamicCache(config=model.config), TextStream(tok)
+    with stats.timed("prefill_s"):
+        logits = forward(model, cache, prompt)[-1]
+    stats.forwards += 1
+    script = iter(forced) if forced is not None else None
+    while stats.sampled < max_new_tokens:
+        hooks.check()
+        with stats.timed("mask_s"):
+            allowed = constraint.allowed(tracker.outside_gen)
+        token = choose(logits, allowed, temperature) if script is None else constraint.require(next(script), allowed)
+        if token == eos:
+            break
+        feed = [token] + constraint.consume(token, fast_forward=script is None)
+        stats.sampled, stats.forced = stats.sampled + 1, stats.forced + len(feed) - 1
+        for item in tracker.feed(stream.push(feed)):
+            if isinstance(item, Copy):  # splice: the copied lines ride along with the tag's last tokens
+                copied = tok.encode("".join(lines[item.start - 1:item.end]), add_special_tokens=False)
+                feed, stats.spliced = feed + copied, stats.spliced + len(copied)
+        if constraint.stopped():
+            break
+        with stats.timed("splice_s" if len(feed) > 1 else "decode_s"):
+            logits = forward(model, cache, feed)[-1]
+        stats.forwards += 1
+        hooks.progress(stats, tracker.text)
+    return stats
+
+
+def decode_rewrite(model, tok, prompt, eos, done, *, drafter=None, max_new_tokens, hooks=Hooks()):
+    """Greedy rewrite until EOS, `done(text)` or the token cap; returns (token ids, text, stats)."""
+    stats, cache, stream, out = Stats(prompt_tokens=len(prompt)), DynamicCache(config=model.config), TextStream(tok), []
+    with stats.timed("prefill_s"):
+        token = int(forward(model, cache, prompt)[-1].argmax())
+    stats.forwards += 1
+    while token != eos and len(out) < max_new_tokens and not done(stream.text):
+        hooks.check()
+        stream.push([token])
+        draft = drafter.propose(stream.text)[: max_new_tokens - len(out) - 1] if drafter else []
+        with stats.timed("splice_s" if draft else "decode_s"):
+            greedy = forward(model, cache, [token] + draft, all_logits=True).argmax(-1).tolist()
+        accepted = next((i for i, (d, g) in enumerate(zip(draft, greedy)) if d != g), len(draft))
+        if accepted < len(draft):
+            cache.crop(-(len(draft) - accepted))  # drop the rejected tail; the model's own token replaces it
+        if drafter:
+            drafter.feedback(len(draft), accepted)
+        out += [token] + draft[:accepted]
+        stream.push(draft[:accepted])
+        stats.forwards, stats.sampled = stats.forwards + 1, stats.sampled + 1
+        stats.spliced, stats.drafted = stats.spliced + accepted, stats.drafted + len(draft)
+        token = greedy[accepted]
+        hooks.progress(stats, stream.text)
+    return out, stream.text, stats

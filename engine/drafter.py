@@ -1,0 +1,44 @@
+"""Drafts for the verified selector: the input lines that the output, as aligned so far, would copy next."""
+from copy_as_decode.core.document import split_lines
+
+
+class LineDrafter:
+    """Keeps the output aligned with the input, line by line, and proposes what follows.
+
+    `anchor` is the input line after the last output line that matched one; an output line that matches
+    nothing counts as a replacement of the next input line, but the next search still starts at `anchor`,
+    so an insertion (which matches nothing either) re-synchronises on the following line.
+    """
+
+    def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = 256):
+        self.tok, self.lines = tok, [l.rstrip("\r\n") for l in split_lines(document)]
+        self.k, self.k_min, self.k_max = k, k_min, k_max
+        self.anchor = self.cursor = 0
+        self.seen = 0  # output characters already aligned
+
+    def _align(self, text: str) -> None:
+        while (nl := text.find("\n", self.seen)) >= 0:
+            line = text[self.seen:nl].rstrip("\r")
+            self.seen = nl + 1
+            match = next((j for j in range(self.anchor, len(self.lines)) if self.lines[j] == line), None)
+            if match is None:
+                self.cursor += 1
+            else:
+                self.anchor = self.cursor = match + 1
+
+    def propose(self, text: str) -> list[int]:
+        """Draft tokens to follow `text` (the output so far), or [] when the output is off the input."""
+        self._align(text)
+        partial = text[self.seen:]
+        if self.cursor >= len(self.lines) or not self.lines[self.cursor].startswith(partial):
+            return []
+        chunk, j = self.lines[self.cursor][len(partial):] + "\n", self.cursor + 1
+        while j < len(self.lines) and len(chunk) < 6 * self.k:  # ~6 chars/token is an upper bound for code
+            chunk += self.lines[j] + "\n"
+            j += 1
+        return self.tok.encode(chunk, add_special_tokens=False)[: self.k]
+
+    def feedback(self, proposed: int, accepted: int) -> None:
+        """Grow the draft after full acceptance, shrink it after a rejection."""
+        if proposed:
+            self.k = min(self.k * 2, self.k_max) if accepted == proposed else max(self.k // 2, self.k_min)

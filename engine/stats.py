@@ -1,0 +1,30 @@
+"""What one decode did and where its time went."""
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class Stats:
+    prompt_tokens: int = 0
+    sampled: int = 0      # tokens chosen by the model, one forward each
+    spliced: int = 0      # tokens fed without sampling: copied lines (grammar) or accepted drafts (verified)
+    forced: int = 0       # tokens the grammar forced (no choice, fed with the next forward)
+    forwards: int = 0
+    drafted: int = 0      # draft tokens proposed to the verifier
+    prefill_s: float = 0.0
+    decode_s: float = 0.0
+    splice_s: float = 0.0
+    mask_s: float = 0.0
+    total_s: float = 0.0
+
+    @contextmanager
+    def timed(self, field: str):
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            setattr(self, field, getattr(self, field) + time.perf_counter() - t)
+
+    def as_dict(self) -> dict:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}

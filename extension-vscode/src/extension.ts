@@ -1,0 +1,257 @@
+// VS Code client for the Copy-as-Decode language server (`copy-as-decode serve`, stdio).
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  Range as LspRange,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+
+const SECTION = 'copyAsDecode';
+const SERVER_EDIT = 'copyAsDecode.edit';
+
+interface EditTarget {
+  uri: string;
+  version: number;
+  range?: LspRange;
+}
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let status: vscode.StatusBarItem;
+let running = 0;
+let lastMessage: string | undefined;
+const pending = new Set<vscode.CancellationTokenSource>();
+
+/** The `copyAsDecode` settings the server reads (initializationOptions and didChangeConfiguration). */
+function serverSettings(): Record<string, unknown> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  return {
+    model: cfg.get<string>('model'),
+    selector: cfg.get<string>('selector'),
+    device: cfg.get<string>('device'),
+    dtype: cfg.get<string>('dtype'),
+    maxNewTokens: cfg.get<number>('maxNewTokens'),
+    timeout: cfg.get<number>('timeout'),
+  };
+}
+
+function onPath(exe: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const full = path.join(dir, exe);
+    try {
+      fs.accessSync(full, fs.constants.X_OK);
+      return full;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** `copyAsDecode.serverCommand`, else `copy-as-decode serve` on PATH, else `python3 -m copy_as_decode.cli serve`. */
+function serverCommand(): string[] {
+  const configured = vscode.workspace.getConfiguration(SECTION).get<string[]>('serverCommand') ?? [];
+  if (configured.length > 0) return configured;
+  const exe = onPath('copy-as-decode');
+  if (exe) return [exe, 'serve'];
+  return [process.platform === 'win32' ? 'python' : 'python3', '-m', 'copy_as_decode.cli', 'serve'];
+}
+
+function updateStatus(): void {
+  const settings = serverSettings();
+  const tip = new vscode.MarkdownString(
+    `**Copy-as-Decode**\n\nmodel \`${settings.model}\`, selector \`${settings.selector}\`, ` +
+      `${settings.device}/${settings.dtype}` + (lastMessage ? `\n\n${lastMessage}` : ''),
+  );
+  status.tooltip = tip;
+  if (running > 0) {
+    status.text = `$(sync~spin) Copy-as-Decode: editing${running > 1 ? ` (${running})` : ''}…`;
+    status.command = 'copyAsDecode.cancel';
+  } else {
+    const state = client?.state;
+    const label =
+      state === State.Running ? '$(pencil) Copy-as-Decode' :
+      state === State.Starting ? '$(loading~spin) Copy-as-Decode: starting' :
+      '$(error) Copy-as-Decode: stopped';
+    status.text = label;
+    status.command = state === State.Running ? 'copyAsDecode.editWithInstruction' : 'copyAsDecode.showOutput';
+  }
+  void vscode.commands.executeCommand('setContext', 'copyAsDecode.editing', running > 0);
+  status.show();
+}
+
+async function tracked<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  updateStatus();
+  try {
+    return await work();
+  } finally {
+    running--;
+    updateStatus();
+  }
+}
+
+function createClient(): LanguageClient {
+  const [command, ...args] = serverCommand();
+  output.appendLine(`starting: ${[command, ...args].join(' ')}`);
+  const serverOptions: ServerOptions = { command, args, options: { env: process.env } };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+    initializationOptions: { [SECTION]: serverSettings() },
+    synchronize: { configurationSection: SECTION },
+    outputChannel: output,
+    middleware: {
+      // Quick fixes run `copyAsDecode.edit` through here: show them as a running edit too.
+      executeCommand: (cmd, cmdArgs, next) => tracked(async () => next(cmd, cmdArgs)),
+    },
+  };
+  const c = new LanguageClient('copyAsDecode', 'Copy-as-Decode', serverOptions, clientOptions);
+  c.onDidChangeState(() => updateStatus());
+  return c;
+}
+
+async function startClient(): Promise<void> {
+  client = createClient();
+  updateStatus();
+  try {
+    await client.start();
+  } catch (e) {
+    output.appendLine(`server failed to start: ${e}`);
+    void vscode.window.showErrorMessage(
+      `Copy-as-Decode: the server did not start (${e}). Set "copyAsDecode.serverCommand".`, 'Show Log',
+    ).then((pick) => pick && output.show());
+  }
+  updateStatus();
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    try {
+      await c.stop();
+    } catch (e) {
+      output.appendLine(`stopping the server: ${e}`);
+    }
+  }
+}
+
+/** Ask the server to edit `target` by `instruction`; it applies the result with workspace/applyEdit. */
+async function runEdit(target: EditTarget, instruction: string): Promise<void> {
+  const c = client;
+  if (!c || c.state !== State.Running) {
+    void vscode.window.showErrorMessage('Copy-as-Decode: the server is not running.');
+    return;
+  }
+  const source = new vscode.CancellationTokenSource();
+  pending.add(source);
+  try {
+    const result = await tracked(() =>
+      c.sendRequest(
+        ExecuteCommandRequest.type,
+        { command: SERVER_EDIT, arguments: [{ ...target, instruction }] },
+        source.token,
+      ),
+    );
+    lastMessage = summarize(result);
+    if (lastMessage) output.appendLine(lastMessage);
+  } catch (e) {
+    if (source.token.isCancellationRequested) {
+      lastMessage = 'last edit cancelled';
+    } else {
+      const msg = e instanceof Error ? e.message : String(e);
+      lastMessage = `last edit failed: ${msg}`;
+      void vscode.window.showErrorMessage(`Copy-as-Decode: ${msg}`);
+    }
+  } finally {
+    pending.delete(source);
+    source.dispose();
+    updateStatus();
+  }
+}
+
+function summarize(result: unknown): string | undefined {
+  if (!result || typeof result !== 'object') return undefined;
+  const r = result as Record<string, unknown>;
+  const stats = (r.stats ?? r) as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of ['sampled', 'spliced', 'total_s']) {
+    if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
+  }
+  return parts.length ? `last edit: ${parts.join(', ')}` : undefined;
+}
+
+async function askInstruction(): Promise<string | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: 'Edit with Copy-as-Decode',
+    prompt: 'What should change?',
+    placeHolder: 'e.g. rename `total` to `count` and add a docstring',
+    ignoreFocusOut: true,
+  });
+  const trimmed = text?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** Command palette: edit the selection, or the whole file when nothing is selected. */
+async function editWithInstruction(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage('Copy-as-Decode: open a file to edit first.');
+    return;
+  }
+  const instruction = await askInstruction();
+  if (!instruction || !client) return;
+  const doc = editor.document;
+  const target: EditTarget = { uri: doc.uri.toString(), version: doc.version };
+  if (!editor.selection.isEmpty) {
+    target.range = client.code2ProtocolConverter.asRange(editor.selection);
+  }
+  await runEdit(target, instruction);
+}
+
+/** Client side of the server's "Edit with Copy-as-Decode…" refactor action: `[{uri, version, range?}]`. */
+async function editInteractive(arg?: EditTarget): Promise<void> {
+  if (!arg || typeof arg.uri !== 'string') return editWithInstruction();
+  const instruction = await askInstruction();
+  if (!instruction) return;
+  await runEdit(arg, instruction);
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('Copy-as-Decode');
+  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status.name = 'Copy-as-Decode';
+  context.subscriptions.push(
+    output,
+    status,
+    vscode.commands.registerCommand('copyAsDecode.editWithInstruction', editWithInstruction),
+    vscode.commands.registerCommand('copyAsDecode.editInteractive', editInteractive),
+    vscode.commands.registerCommand('copyAsDecode.cancel', () => {
+      for (const source of pending) source.cancel();
+    }),
+    vscode.commands.registerCommand('copyAsDecode.showOutput', () => output.show()),
+    vscode.commands.registerCommand('copyAsDecode.restartServer', async () => {
+      await stopClient();
+      await startClient();
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration(`${SECTION}.serverCommand`)) {
+        await stopClient();
+        await startClient();
+      } else if (e.affectsConfiguration(SECTION)) {
+        updateStatus();
+      }
+    }),
+  );
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}

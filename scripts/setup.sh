@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Idempotent set-up: a virtualenv with the pinned stack, the project, and the default model.
+#   scripts/setup.sh          runtime (what `./run edit` needs)
+#   scripts/setup.sh --test   also the test stack and the editors the end-to-end tests drive
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/.venv"
+py=${PYTHON:-python3.11}
+command -v "$py" >/dev/null || py=python3
+
+stamp() { sha256sum "$@" | sha256sum | cut -c1-16; }
+
+if [ ! -x "$venv/bin/python" ]; then
+  "$py" -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip==26.0.1 >/dev/null 2>&1 || true
+fi
+want=$(stamp "$root/requirements.txt" "$root/pyproject.toml")
+if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
+  echo "setup: installing the Python stack (pinned, CPU torch) ..." >&2
+  "$venv/bin/pip" install -q -r "$root/requirements.txt"
+  "$venv/bin/pip" install -q --no-deps -e "$root"
+  echo "$want" > "$venv/.deps"
+fi
+"$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-0.5b}"
+
+if [ "${1:-}" = "--test" ]; then
+  want=$(stamp "$root/requirements-test.txt")
+  if [ "$(cat "$venv/.test-deps" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing the test stack ..." >&2
+    "$venv/bin/pip" install -q -r "$root/requirements-test.txt"
+    echo "$want" > "$venv/.test-deps"
+  fi
+  "$root/scripts/setup-editors.sh"
+fi

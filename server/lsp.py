@@ -1,0 +1,536 @@
+"""The Copy-as-Decode language server (pygls): code actions and an edit command backed by the decoding worker.
+
+    textDocument/codeAction   "Fix with Copy-as-Decode: <message>" per diagnostic (quickfix) and
+                              "Edit with Copy-as-Decode…" (refactor.rewrite, client command
+                              copyAsDecode.editInteractive, which asks for an instruction)
+    codeAction/resolve        runs a quickfix's edit and fills its versioned TextDocumentEdit
+    workspace/executeCommand  copyAsDecode.edit {uri, version, range?, instruction}: runs the edit with
+                              work-done progress and applies it with workspace/applyEdit;
+                              copyAsDecode.cancel {uri?}: cancels running edits
+
+See docs/editors.md for the behaviour users see.
+"""
+import argparse
+import asyncio
+import logging
+import re
+import sys
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+
+from copy_as_decode.core.text_edits import text_edits
+
+from . import positions
+from .settings import SECTION, Settings
+from .worker_client import (Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError)
+
+NAME = "copy-as-decode"
+EDIT_COMMAND = "copyAsDecode.edit"
+CANCEL_COMMAND = "copyAsDecode.cancel"
+INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the editor plugins, not here
+EDIT_TITLE = "Edit with Copy-as-Decode…"
+FIX_TITLE = "Fix with Copy-as-Decode: "
+QUICKFIX_WHOLE_DOCUMENT_LINES = 300  # longer documents send a window around the diagnostic
+QUICKFIX_WINDOW = 50  # lines on each side
+PROGRESS_INTERVAL = 0.1  # seconds between progress reports
+
+log = logging.getLogger(__name__)
+
+
+# -- edit requests and their outcomes ----------------------------------------------------------------------
+
+
+@dataclass
+class EditRequest:
+    uri: str
+    instruction: str
+    version: int | None = None
+    range: types.Range | None = None
+
+    @classmethod
+    def from_json(cls, obj) -> "EditRequest":
+        if not isinstance(obj, dict):
+            raise ValueError("expected one argument {uri, version, range?, instruction}")
+        uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")
+        if not isinstance(uri, str) or not uri:
+            raise ValueError("missing uri")
+        if not isinstance(instruction, str) or not instruction.strip():
+            raise ValueError("missing instruction")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise ValueError("version must be an integer")
+        return cls(uri, instruction, version, _range(obj.get("range")))
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"uri": self.uri, "version": self.version, "instruction": self.instruction}
+        if self.range is not None:
+            out["range"] = _range_json(self.range)
+        return out
+
+
+def _range(obj) -> types.Range | None:
+    if obj is None:
+        return None
+    try:
+        s, e = obj["start"], obj["end"]
+        return types.Range(start=types.Position(line=int(s["line"]), character=int(s["character"])),
+                           end=types.Position(line=int(e["line"]), character=int(e["character"])))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("range must be {start: {line, character}, end: {line, character}}") from None
+
+
+def _range_json(r: types.Range) -> dict:
+    return {"start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character}}
+
+
+@dataclass
+class Outcome:
+    status: str  # ok | unchanged | stale | cancelled | superseded | timeout | error
+    uri: str = ""
+    version: int | None = None
+    edits: list[types.TextEdit] = field(default_factory=list)
+    stats: dict | None = None
+    message: str = ""
+
+    def result(self, applied: bool = False) -> dict:
+        out = {"applied": applied, "status": "applied" if applied else self.status, "edits": len(self.edits)}
+        if self.stats is not None:
+            out["stats"] = self.stats
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+class _Job:
+    """One running edit: the task that runs it, cancellable from $/cancelRequest, progress or a command."""
+
+    def __init__(self, uri: str):
+        self.uri = uri
+        self.task = asyncio.current_task()
+        self.reason: str | None = None
+        self.active = True
+
+    def cancel(self, reason: str) -> None:
+        if self.active and self.reason is None:
+            self.reason = reason
+            self.task.cancel()
+
+
+# -- the server --------------------------------------------------------------------------------------------
+
+
+class CopyAsDecodeProtocol(LanguageServerProtocol):
+    def _handle_cancel_notification(self, msg_id):
+        super()._handle_cancel_notification(msg_id)
+        # executeCommand runs its handler as a separate task that pygls does not cancel: do it here
+        self._server.cancel_request(msg_id)
+
+
+class CopyAsDecodeServer(LanguageServer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.settings = Settings()
+        self.worker = WorkerClient(self.settings.command(), on_start=self._worker_started,
+                                   on_exit=self._worker_exited)
+        self.jobs: dict[Any, _Job] = {}  # request id -> job
+        self._indexes: dict[str, tuple[int | None, str, positions.LineIndex]] = {}
+
+    # messages
+
+    def tell(self, kind: types.MessageType, text: str) -> None:
+        text = " ".join(text.split())  # one line
+        self.window_show_message(types.ShowMessageParams(type=kind, message=f"Copy-as-Decode: {text}"))
+
+    def _worker_started(self, restarted: bool) -> None:
+        if restarted:
+            self.tell(types.MessageType.Info, "restarted the model worker")
+
+    def _worker_exited(self, info: ExitInfo) -> None:
+        if not info.expected and info.pending == 0:  # failed requests report it themselves
+            tail = f": {info.stderr_tail}" if info.stderr_tail else ""
+            self.tell(types.MessageType.Warning,
+                      f"the model worker stopped (exit code {info.returncode}{tail}); it restarts with the next edit")
+
+    # settings
+
+    def apply_settings(self, raw) -> bool:
+        """Merge client settings; returns whether the worker's command line changed."""
+        new, errors = self.settings.merged(raw)
+        for e in errors:
+            self.tell(types.MessageType.Warning, f"ignored setting: {e}")
+        changed = self.settings.restart_needed(new)
+        self.settings = new
+        return changed
+
+    async def update_settings(self, raw) -> None:
+        if self.apply_settings(raw) and await self.worker.set_command(self.settings.command()):
+            self.tell(types.MessageType.Info, "settings changed: the model worker restarts with the next edit")
+
+    async def pull_settings(self) -> None:
+        ws = self.client_capabilities.workspace
+        if not (ws and ws.configuration):
+            return
+        try:
+            got = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
+        except Exception as e:  # a client that answers badly keeps the current settings
+            log.warning("workspace/configuration failed: %s", e)
+            return
+        if got and isinstance(got[0], dict):
+            await self.update_settings(got[0])
+
+    # documents and positions
+
+    @property
+    def encoding(self):
+        return self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+
+    def document(self, uri: str):
+        """The open document, or None (pygls would read unopened files from disk)."""
+        return self.workspace.text_documents.get(uri)
+
+    def index(self, doc) -> positions.LineIndex:
+        cached = self._indexes.get(doc.uri)
+        if cached and cached[0] == doc.version and cached[1] is doc.source:
+            return cached[2]
+        index = positions.LineIndex(doc.source, self.encoding)
+        self._indexes[doc.uri] = (doc.version, doc.source, index)
+        return index
+
+    def forget(self, uri: str) -> None:
+        self._indexes.pop(uri, None)
+
+    # code actions
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        doc = self.document(params.text_document.uri)
+        if doc is None:
+            return None
+        only = params.context.only
+        actions = []
+        if _wanted(types.CodeActionKind.QuickFix, only):
+            index = self.index(doc)
+            for diag in params.context.diagnostics:
+                if _overlaps(diag.range, params.range):
+                    actions.append(self._quick_fix(doc, index, diag))
+        if _wanted(types.CodeActionKind.RefactorRewrite, only):
+            args: dict[str, Any] = {"uri": doc.uri, "version": doc.version}
+            if params.range.start != params.range.end:
+                args["range"] = _range_json(params.range)
+            actions.append(types.CodeAction(
+                title=EDIT_TITLE, kind=types.CodeActionKind.RefactorRewrite,
+                command=types.Command(title=EDIT_TITLE, command=INTERACTIVE_COMMAND, arguments=[args])))
+        return actions
+
+    def _quick_fix(self, doc, index: positions.LineIndex, diag: types.Diagnostic) -> types.CodeAction:
+        text = doc.source
+        rng = None
+        base = 0
+        if text.count("\n") > QUICKFIX_WHOLE_DOCUMENT_LINES:
+            first = max(0, diag.range.start.line - QUICKFIX_WINDOW)
+            last = diag.range.end.line + QUICKFIX_WINDOW + 1
+            rng = types.Range(start=types.Position(line=first, character=0), end=types.Position(line=last, character=0))
+            base, _ = positions.whole_lines(text, *index.range_offsets(rng))
+        at = index.offset_at(diag.range.start)
+        line = text.count("\n", base, at) + 1  # as the model sees it: 1-based within what is sent
+        req = EditRequest(doc.uri, diagnostic_instruction(diag, line), doc.version, rng)
+        message = diag.message.strip().splitlines()[0] if diag.message.strip() else "problem"
+        title = FIX_TITLE + (message if len(message) <= 80 else message[:79] + "…")
+        action = types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
+                                  data=req.to_json())
+        if not self.resolves_edits():
+            action.command = types.Command(title=title, command=EDIT_COMMAND, arguments=[req.to_json()])
+        return action
+
+    def resolves_edits(self) -> bool:
+        ca = self.client_capabilities.text_document and self.client_capabilities.text_document.code_action
+        support = ca and ca.resolve_support
+        return bool(support and "edit" in (support.properties or []))
+
+    # running edits
+
+    def cancel_request(self, msg_id) -> None:
+        if (job := self.jobs.get(msg_id)) is not None:
+            job.cancel("cancelled")
+
+    def cancel_edits(self, uri: str | None = None) -> int:
+        jobs = [j for j in self.jobs.values() if j.active and (uri is None or j.uri == uri)]
+        for job in jobs:
+            job.cancel("cancelled")
+        return len(jobs)
+
+    async def run_edit(self, req: EditRequest, title: str = "Copy-as-Decode") -> Outcome:
+        """Run the worker on the request's lines and return the LSP edits (nothing applied here).
+
+        Failures come back as an Outcome with a status, after telling the user (cancellation is silent).
+        """
+        doc = self.document(req.uri)
+        if doc is None:
+            return self._fail(req, "error", "the document is not open in the editor")
+        version = doc.version if req.version is None else req.version
+        if doc.version != version:
+            return self._fail(req, "stale", "the document changed before the edit started; nothing was applied")
+        text = doc.source
+        index = self.index(doc)
+        if req.range is not None:
+            start, end = positions.whole_lines(text, *index.range_offsets(req.range))
+        else:
+            start, end = 0, len(text)
+        old = text[start:end]
+        settings = self.settings
+        params = {"document": old, "instruction": req.instruction, "selector": settings.selector,
+                  "max_new_tokens": settings.max_new_tokens}
+
+        msg_id = self.protocol.msg_id
+        job = _Job(req.uri)
+        if msg_id is not None:
+            self.jobs[msg_id] = job
+        progress = _Progress(None, None)
+        try:
+            progress = await self._progress_begin(title, job)
+            async with asyncio.timeout(settings.timeout or None):
+                result = await self.worker.edit(params, progress.report, key=req.uri)
+        except asyncio.CancelledError:
+            progress.end("cancelled")
+            if job.reason is None:  # the server is stopping, or pygls cancelled the request's task
+                raise
+            asyncio.current_task().uncancel()
+            return Outcome("cancelled", req.uri, version)
+        except TimeoutError:
+            progress.end("timed out")
+            return self._fail(req, "timeout", f"the edit timed out after {settings.timeout:g} s; nothing was applied")
+        except Superseded:
+            progress.end("superseded")
+            return self._fail(req, "superseded", "a newer edit of this document replaced the running one",
+                              types.MessageType.Info)
+        except Cancelled:
+            progress.end("cancelled")
+            return Outcome("cancelled", req.uri, version)
+        except WorkerCrashed as e:
+            progress.end("failed")
+            return self._fail(req, "error", f"{e}; it restarts with the next edit")
+        except WorkerError as e:
+            progress.end("failed")
+            return self._fail(req, "error", _worker_message(e))
+        finally:
+            job.active = False
+            if msg_id is not None and self.jobs.get(msg_id) is job:
+                del self.jobs[msg_id]
+        stats = result.get("stats") if isinstance(result, dict) else None
+        new = result.get("text") if isinstance(result, dict) else None
+        if not isinstance(new, str):
+            progress.end("failed")
+            return self._fail(req, "error", "the model worker gave no text")
+        new = _keep_conventions(old, new, followed=end < len(text))
+        doc = self.document(req.uri)
+        if doc is None or doc.version != version:
+            progress.end("document changed")
+            return self._fail(req, "stale", "the document changed while the edit ran; nothing was applied",
+                              types.MessageType.Warning, stats)
+        edits = positions.to_lsp_edits(text, start, text_edits(old, new), index)
+        if not edits:
+            progress.end("no change")
+            return self._fail(req, "unchanged", "the model made no change", types.MessageType.Info, stats)
+        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}")
+        return Outcome("ok", req.uri, version, edits, stats)
+
+    def _fail(self, req: EditRequest, status: str, message: str, kind=types.MessageType.Error,
+              stats=None) -> Outcome:
+        self.tell(kind, message)
+        return Outcome(status, req.uri, req.version, stats=stats, message=message)
+
+    def text_document_edit(self, outcome: Outcome) -> types.WorkspaceEdit:
+        ws = self.client_capabilities.workspace
+        versioned = bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
+        if not versioned:  # the version was checked just before; the client cannot check it again
+            return types.WorkspaceEdit(changes={outcome.uri: outcome.edits})
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=outcome.uri, version=outcome.version),
+            edits=outcome.edits)])
+
+    async def apply(self, outcome: Outcome) -> bool:
+        try:
+            res = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+                edit=self.text_document_edit(outcome), label="Copy-as-Decode"))
+        except Exception as e:
+            self.tell(types.MessageType.Error, f"the editor did not apply the edit: {e}")
+            return False
+        if not res.applied:
+            self.tell(types.MessageType.Error,
+                      f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
+        return bool(res.applied)
+
+    async def _progress_begin(self, title: str, job: _Job) -> "_Progress":
+        window = self.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return _Progress(None, None)
+        token = f"copyAsDecode/{uuid.uuid4()}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception as e:
+            log.warning("window/workDoneProgress/create failed: %s", e)
+            return _Progress(None, None)
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            title=title, cancellable=True, message="waiting for the model"))
+        loop = asyncio.get_running_loop()
+        cancel_future = self.work_done_progress.tokens.get(token)
+        if cancel_future is not None:
+            cancel_future.add_done_callback(
+                lambda f: f.cancelled() and loop.call_soon_threadsafe(job.cancel, "cancelled"))
+        return _Progress(self, token)
+
+
+class _Progress:
+    def __init__(self, ls: CopyAsDecodeServer | None, token):
+        self.ls, self.token, self.last = ls, token, 0.0
+        self.done = False
+
+    def report(self, params: dict) -> None:
+        if self.ls is None or self.done:
+            return
+        now = asyncio.get_running_loop().time()
+        if now - self.last < PROGRESS_INTERVAL:
+            return
+        self.last = now
+        sampled, spliced = params.get("sampled", 0), params.get("spliced", 0)
+        self.ls.work_done_progress.report(self.token, types.WorkDoneProgressReport(
+            message=f"{sampled} tokens generated, {spliced} copied"))
+
+    def end(self, message: str) -> None:
+        if self.ls is None or self.done:
+            return
+        self.done = True
+        self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+        self.ls.work_done_progress.tokens.pop(self.token, None)
+
+
+def diagnostic_instruction(diag: types.Diagnostic, line: int) -> str:
+    """The instruction for a quick fix: the diagnostic's message, code, source and line, in words."""
+    source = f" reported by {diag.source}" if diag.source else ""
+    code = f" ({diag.code})" if diag.code not in (None, "") else ""
+    message = " ".join(diag.message.split()) or "a problem"
+    return f"Fix the problem{source}{code} at line {line}: {message}"
+
+
+def _worker_message(e: WorkerError) -> str:
+    text = str(e) or "the model worker failed"
+    if e.code == 1001:
+        return f"{text} (select fewer lines and use “{EDIT_TITLE}”)"
+    return text
+
+
+def _keep_conventions(old: str, new: str, followed: bool) -> str:
+    """Keep the edited lines' conventions: CRLF documents get CRLF in generated lines, and a line range that
+    is followed by more text keeps its final line break (else the next line would be joined to it)."""
+    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
+        new = re.sub(r"(?<!\r)\n", "\r\n", new)
+    if followed and new and old.endswith("\n") and not new.endswith("\n"):
+        new += "\r\n" if old.endswith("\r\n") else "\n"
+    return new
+
+
+def _wanted(kind: str, only) -> bool:
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
+
+
+def _overlaps(a: types.Range, b: types.Range) -> bool:
+    key = lambda p: (p.line, p.character)  # noqa: E731
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+# -- LSP features --------------------------------------------------------------------------------------------
+
+server = CopyAsDecodeServer(NAME, "0.1.0", protocol_cls=CopyAsDecodeProtocol,
+                            text_document_sync_kind=types.TextDocumentSyncKind.Full)
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: CopyAsDecodeServer, params: types.InitializeParams):
+    ls.apply_settings(params.initialization_options)
+    ls.worker.command = ls.settings.command()
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: CopyAsDecodeServer, params: types.InitializedParams):
+    await ls.pull_settings()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: CopyAsDecodeServer, params: types.DidChangeConfigurationParams):
+    if isinstance(params.settings, dict) and isinstance(params.settings.get(SECTION), dict):
+        await ls.update_settings(params.settings)
+    else:
+        await ls.pull_settings()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: CopyAsDecodeServer, params: types.DidCloseTextDocumentParams):
+    ls.forget(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+    code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite],
+    resolve_provider=True))
+def code_action(ls: CopyAsDecodeServer, params: types.CodeActionParams):
+    return ls.code_actions(params)
+
+
+@server.feature(types.CODE_ACTION_RESOLVE)
+async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) -> types.CodeAction:
+    try:
+        req = EditRequest.from_json(action.data)
+    except ValueError:
+        return action  # not one of ours
+    outcome = await ls.run_edit(req, title=action.title)
+    if outcome.status == "ok":
+        action.edit = ls.text_document_edit(outcome)
+    return action
+
+
+@server.command(EDIT_COMMAND)
+async def edit_command(ls: CopyAsDecodeServer, arg: Any = None):
+    try:
+        req = EditRequest.from_json(arg)
+    except ValueError as e:
+        ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
+        return {"applied": False, "status": "error", "message": str(e)}
+    outcome = await ls.run_edit(req)
+    if outcome.status != "ok":
+        return outcome.result()
+    return outcome.result(applied=await ls.apply(outcome))
+
+
+@server.command(CANCEL_COMMAND)
+def cancel_command(ls: CopyAsDecodeServer, arg: Any = None):
+    uri = arg.get("uri") if isinstance(arg, dict) else None
+    return {"cancelled": ls.cancel_edits(uri)}
+
+
+@server.feature(types.SHUTDOWN)
+async def shutdown(ls: CopyAsDecodeServer, params):
+    ls.cancel_edits()
+    await ls.worker.shutdown()
+
+
+# -- command line ------------------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+    parser.add_argument("--log-level", default="WARNING", help="server log level on stderr (default WARNING)")
+
+
+def serve(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    if getattr(args, "tcp", None):
+        host, _, port = args.tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0

@@ -1,0 +1,82 @@
+"""The server's settings (section "copyAsDecode"), read from initializationOptions and configuration changes."""
+import shlex
+import sys
+from dataclasses import dataclass, field, fields, replace
+
+SECTION = "copyAsDecode"
+SELECTORS = ("grammar", "verified", "full")
+DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+
+# camelCase setting name -> field name
+_NAMES = {"model": "model", "selector": "selector", "device": "device", "dtype": "dtype",
+          "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command"}
+
+
+class SettingsError(ValueError):
+    """A setting with a value of the wrong type or out of range; the message names it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str = DEFAULT_MODEL
+    selector: str = "verified"
+    device: str = "cpu"
+    dtype: str = "float32"
+    max_new_tokens: int = 2048
+    timeout: float = 600.0  # seconds; 0 means no limit
+    worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
+
+    def command(self) -> list[str]:
+        """The worker's command line: the program, then --model/--device/--dtype from these settings."""
+        program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
+        return program + ["--model", self.model, "--device", self.device, "--dtype", self.dtype]
+
+    def merged(self, raw) -> tuple["Settings", list[str]]:
+        """These settings updated from a client object ({"copyAsDecode": {...}} or the section itself),
+        and one message per rejected value.
+
+        Unknown keys are ignored, null values keep the current value, a bad value keeps it too.
+        """
+        if not isinstance(raw, dict):
+            return self, []
+        if isinstance(raw.get(SECTION), dict):
+            raw = raw[SECTION]
+        changes, errors = {}, []
+        for key, value in raw.items():
+            name = _NAMES.get(key)
+            if name is None or value is None:
+                continue
+            try:
+                changes[name] = _check(key, name, value)
+            except SettingsError as e:
+                errors.append(str(e))
+        return replace(self, **changes), errors
+
+    def restart_needed(self, other: "Settings") -> bool:
+        """Whether going from these settings to `other` needs a new worker process."""
+        return self.command() != other.command()
+
+
+def _check(key: str, name: str, value):
+    if name == "worker_command":
+        if isinstance(value, str):
+            value = shlex.split(value)
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise SettingsError(f"{SECTION}.{key} must be a list of strings or a command line")
+        return tuple(value)
+    if name == "max_new_tokens":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise SettingsError(f"{SECTION}.{key} must be a positive integer")
+        return value
+    if name == "timeout":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise SettingsError(f"{SECTION}.{key} must be a number of seconds (0: no limit)")
+        return float(value)
+    if not isinstance(value, str) or not value:
+        raise SettingsError(f"{SECTION}.{key} must be a non-empty string")
+    if name == "selector" and value not in SELECTORS:
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(SELECTORS)}")
+    return value
+
+
+FIELDS = tuple(f.name for f in fields(Settings))
