@@ -1,19 +1,180 @@
-"""The `copy-as-decode` command line."""
+"""The `copy-as-decode` command line. Every failure is one line on stderr and a non-zero exit."""
 import argparse
+import difflib
+import importlib
 import sys
+from pathlib import Path
+
+BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
+           "lsp-latency": "lsp_latency"}
+
+
+class UserError(Exception):
+    pass
+
+
+def read_text(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise UserError(f"{path}: {e.strerror or e}") from None
+    if b"\x00" in data:
+        raise UserError(f"{path}: binary file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not UTF-8 (byte {e.start})") from None
+
+
+def write_stdout(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8"))  # bytes, so CRLF and a missing final newline survive
+    sys.stdout.flush()
+
+
+def add_engine_arguments(p: argparse.ArgumentParser) -> None:
+    from copy_as_decode.engine.models import DEFAULT_MODEL
+    p.add_argument("--model", default=DEFAULT_MODEL,
+                   help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
+    p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
+    p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
+    p.add_argument("--threads", type=int, help="CPU threads for torch")
+
+
+def engine_from(args):
+    from copy_as_decode.engine.engine import Engine
+    return Engine(args.model, args.device, args.dtype, args.threads)
+
+
+def cmd_program(args) -> int:
+    from copy_as_decode.core.oracle import line_oracle, token_oracle
+    from copy_as_decode.core.program import format_program
+    oracle = token_oracle if args.token_level else line_oracle
+    write_stdout(format_program(oracle(read_text(args.old), read_text(args.new))) + "\n")
+    return 0
+
+
+def cmd_resolve(args) -> int:
+    from copy_as_decode.core.resolver import resolve
+    write_stdout(resolve(read_text(args.program), read_text(args.old)))
+    return 0
+
+
+def cmd_edit(args) -> int:
+    from tqdm import tqdm
+
+    from copy_as_decode.engine.decode import Hooks
+    document = read_text(args.path)
+    engine = engine_from(args)
+
+    class Bar(Hooks):
+        def __init__(self):
+            self.bar = tqdm(total=None, unit="tok", desc=args.selector, file=sys.stderr, dynamic_ncols=True)
+
+        def progress(self, stats, text):
+            self.bar.n = stats.sampled + stats.spliced
+            self.bar.set_postfix(sampled=stats.sampled, copied=stats.spliced, refresh=True)
+
+    bar = Bar()
+    result = engine.edit(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
+                         temperature=args.temperature, hooks=bar)
+    bar.bar.close()
+    if args.write:
+        Path(args.path).write_bytes(result.text.encode("utf-8"))
+    else:
+        diff = difflib.unified_diff(document.splitlines(True), result.text.splitlines(True),
+                                    f"a/{args.path}", f"b/{args.path}")
+        write_stdout("".join(diff) or "(no change)\n")
+    if args.show_program:
+        print(result.program, file=sys.stderr)
+    s = result.stats
+    print(f"{args.selector}: {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
+          f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
+          f"mask {s.mask_s:.2f})", file=sys.stderr)
+    return 0
+
+
+def cmd_worker(args) -> int:
+    from copy_as_decode.engine.worker import Worker
+    Worker(engine_from(args)).serve()
+    return 0
+
+
+def cmd_models(args) -> int:
+    from copy_as_decode.engine import models
+    if args.action == "install":
+        print(models.install(args.name))
+    else:
+        for name in models.BUILTINS:
+            print(f"{name}\t{'installed' if models.is_installed(name) else 'not installed'}\t{models.cache_dir(name)}")
+    return 0
+
+
+def _delegate(module: str, prog: str, argv: list[str]) -> int:
+    """Subcommands with their own modules parse their own options, so only the chosen one is imported."""
+    mod = importlib.import_module(module)
+    p = argparse.ArgumentParser(prog=prog, description=(mod.__doc__ or "").strip().split("\n")[0])
+    mod.add_arguments(p)
+    return mod.run(p.parse_args(argv)) or 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="copy-as-decode", description="Fast LLM file edits by copying instead of rewriting.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("program", help="print the oracle program that turns OLD into NEW")
+    s.add_argument("old"), s.add_argument("new")
+    s.add_argument("--token-level", action="store_true", help="also copy spans inside changed lines")
+    s.set_defaults(func=cmd_program)
+
+    s = sub.add_parser("resolve", help="apply PROGRAM to OLD and print the result byte-exactly")
+    s.add_argument("program"), s.add_argument("old")
+    s.set_defaults(func=cmd_resolve)
+
+    s = sub.add_parser("edit", help="edit a file with a model")
+    s.add_argument("path")
+    s.add_argument("--instruction", "-i", required=True)
+    s.add_argument("--selector", choices=("grammar", "verified", "full"), default="verified")
+    s.add_argument("--max-new-tokens", type=int, default=2048)
+    s.add_argument("--temperature", type=float, default=0.0)
+    s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
+    s.add_argument("--show-program", action="store_true", help="print the copy/gen program on stderr")
+    add_engine_arguments(s)
+    s.set_defaults(func=cmd_edit)
+
+    s = sub.add_parser("worker", help="serve edits over JSON-RPC on stdio (docs/worker-protocol.md)")
+    add_engine_arguments(s)
+    s.set_defaults(func=cmd_worker)
+
+    s = sub.add_parser("serve", help="run the language server (stdio; --tcp for debugging)", add_help=False)
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=lambda a: _delegate("copy_as_decode.server.lsp", "copy-as-decode serve", a.rest))
+
+    s = sub.add_parser("models", help="list or install built-in models")
+    s.add_argument("action", choices=("list", "install"))
+    s.add_argument("name", nargs="?", default="qwen2.5-coder-0.5b")
+    s.set_defaults(func=cmd_models)
+
+    s = sub.add_parser("bench", help="benchmarks: print a table, write JSON")
+    s.add_argument("name", choices=BENCHES)
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+    s.set_defaults(func=lambda a: _delegate(f"copy_as_decode.bench.{BENCHES[a.name]}", f"copy-as-decode bench {a.name}", a.rest))
+    return p
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="copy-as-decode")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    m = sub.add_parser("models", help="manage built-in models").add_subparsers(dest="action", required=True)
-    m.add_parser("install").add_argument("name")
-    args = p.parse_args(argv)
-    if args.cmd == "models":
-        from copy_as_decode.engine import models
-        try:
-            print(models.install(args.name))
-        except models.ModelError as e:
-            print(f"copy-as-decode: {e}", file=sys.stderr)
-            return 1
-    return 0
+    args = build_parser().parse_args(argv)
+    from copy_as_decode.core.program import ProgramSyntaxError
+    from copy_as_decode.core.resolver import ResolveError
+    from copy_as_decode.engine.models import ModelError
+    try:
+        return args.func(args)
+    except (UserError, ProgramSyntaxError, ResolveError, ModelError, ValueError) as e:
+        print(f"copy-as-decode: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("copy-as-decode: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

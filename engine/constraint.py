@@ -24,10 +24,10 @@ def _ll_tokenizer(tok, n_vocab: int):
 def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
     """Tokens with text after a "/>" (e.g. `"/><`): outside gen bodies they are banned so a copy tag always
     ends exactly at a token boundary, where the copied lines can be spliced in."""
+    # Byte-level BPE spells "/" and ">" as themselves in the raw token strings, so no decode is needed.
     bad = torch.zeros(n_vocab, dtype=torch.bool)
-    for i in range(len(tok)):
-        s = tok.decode([i])
-        k = s.find("/>")
+    for i, s in enumerate(tok.convert_ids_to_tokens(list(range(len(tok))))):
+        k = s.find("/>") if s else -1
         bad[i] = k >= 0 and k + 2 < len(s)
     return bad
 

@@ -44,7 +44,7 @@ class TextStream:
 @torch.inference_mode()
 def forward(model, cache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
     x = torch.tensor([ids], device=model.device)
-    return model(input_ids=x, past_key_values=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
+    return model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
 
 
 def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: float) -> int:

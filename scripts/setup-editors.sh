@@ -56,7 +56,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   say "installing Debian packages: ${missing[*]} ..."
-  $sudo apt-get update -qq
+  $sudo apt-get update -qq || die "apt-get update failed"
   want=()
   for pin in "${missing[@]}"; do
     pkg=${pin%%=*}; ver=${pin#*=}
@@ -67,7 +67,8 @@ if [ ${#missing[@]} -gt 0 ]; then
       want+=("$pkg")
     fi
   done
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${want[@]}" \
+      > "$tools/apt.log" 2>&1 || { tail -30 "$tools/apt.log" >&2; die "apt-get install failed"; }
 fi
 say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo missing)"
 

@@ -23,8 +23,6 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from copy_as_decode.core.text_edits import text_edits
-
 from . import positions
 from .settings import SECTION, Settings
 from .worker_client import (Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError)
@@ -140,6 +138,11 @@ class CopyAsDecodeServer(LanguageServer):
         self.jobs: dict[Any, _Job] = {}  # request id -> job
         self._indexes: dict[str, tuple[int | None, str, positions.LineIndex]] = {}
 
+    def shutdown(self):
+        """pygls calls this when the connection ends (after `exit`, or when the client went away)."""
+        self.worker.kill()
+        super().shutdown()
+
     # messages
 
     def tell(self, kind: types.MessageType, text: str) -> None:
@@ -213,11 +216,11 @@ class CopyAsDecodeServer(LanguageServer):
             return None
         only = params.context.only
         actions = []
-        if _wanted(types.CodeActionKind.QuickFix, only):
+        diagnostics = [d for d in params.context.diagnostics if _overlaps(d.range, params.range)]
+        if diagnostics and _wanted(types.CodeActionKind.QuickFix, only):
             index = self.index(doc)
-            for diag in params.context.diagnostics:
-                if _overlaps(diag.range, params.range):
-                    actions.append(self._quick_fix(doc, index, diag))
+            windowed = doc.source.count("\n") > QUICKFIX_WHOLE_DOCUMENT_LINES
+            actions += [self._quick_fix(doc, index, diag, windowed) for diag in diagnostics]
         if _wanted(types.CodeActionKind.RefactorRewrite, only):
             args: dict[str, Any] = {"uri": doc.uri, "version": doc.version}
             if params.range.start != params.range.end:
@@ -227,11 +230,11 @@ class CopyAsDecodeServer(LanguageServer):
                 command=types.Command(title=EDIT_TITLE, command=INTERACTIVE_COMMAND, arguments=[args])))
         return actions
 
-    def _quick_fix(self, doc, index: positions.LineIndex, diag: types.Diagnostic) -> types.CodeAction:
+    def _quick_fix(self, doc, index: positions.LineIndex, diag: types.Diagnostic, windowed: bool) -> types.CodeAction:
         text = doc.source
         rng = None
         base = 0
-        if text.count("\n") > QUICKFIX_WHOLE_DOCUMENT_LINES:
+        if windowed:
             first = max(0, diag.range.start.line - QUICKFIX_WINDOW)
             last = diag.range.end.line + QUICKFIX_WINDOW + 1
             rng = types.Range(start=types.Position(line=first, character=0), end=types.Position(line=last, character=0))
@@ -274,7 +277,8 @@ class CopyAsDecodeServer(LanguageServer):
             return self._fail(req, "error", "the document is not open in the editor")
         version = doc.version if req.version is None else req.version
         if doc.version != version:
-            return self._fail(req, "stale", "the document changed before the edit started; nothing was applied")
+            return self._fail(req, "stale", "the document changed before the edit started; nothing was applied",
+                              types.MessageType.Warning)
         text = doc.source
         index = self.index(doc)
         if req.range is not None:
@@ -292,7 +296,8 @@ class CopyAsDecodeServer(LanguageServer):
             self.jobs[msg_id] = job
         progress = _Progress(None, None)
         try:
-            progress = await self._progress_begin(title, job)
+            progress = await self._progress_begin(
+                title, job, "waiting for the model" if self.worker.running else "starting the model worker")
             async with asyncio.timeout(settings.timeout or None):
                 result = await self.worker.edit(params, progress.report, key=req.uri)
         except asyncio.CancelledError:
@@ -332,6 +337,7 @@ class CopyAsDecodeServer(LanguageServer):
             progress.end("document changed")
             return self._fail(req, "stale", "the document changed while the edit ran; nothing was applied",
                               types.MessageType.Warning, stats)
+        from copy_as_decode.core.text_edits import text_edits  # here: it pulls in numpy, slow to import
         edits = positions.to_lsp_edits(text, start, text_edits(old, new), index)
         if not edits:
             progress.end("no change")
@@ -345,13 +351,15 @@ class CopyAsDecodeServer(LanguageServer):
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
 
     def text_document_edit(self, outcome: Outcome) -> types.WorkspaceEdit:
-        ws = self.client_capabilities.workspace
-        versioned = bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
-        if not versioned:  # the version was checked just before; the client cannot check it again
-            return types.WorkspaceEdit(changes={outcome.uri: outcome.edits})
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+        """A versioned TextDocumentEdit. Clients that do not declare documentChanges (Neovim 0.11 handles
+        them without saying so) also get the same edits as plain `changes`, which they fall back to."""
+        edit = types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=outcome.uri, version=outcome.version),
             edits=outcome.edits)])
+        ws = self.client_capabilities.workspace
+        if not (ws and ws.workspace_edit and ws.workspace_edit.document_changes):
+            edit.changes = {outcome.uri: outcome.edits}
+        return edit
 
     async def apply(self, outcome: Outcome) -> bool:
         try:
@@ -365,7 +373,7 @@ class CopyAsDecodeServer(LanguageServer):
                       f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
         return bool(res.applied)
 
-    async def _progress_begin(self, title: str, job: _Job) -> "_Progress":
+    async def _progress_begin(self, title: str, job: _Job, message: str) -> "_Progress":
         window = self.client_capabilities.window
         if not (window and window.work_done_progress):
             return _Progress(None, None)
@@ -376,7 +384,7 @@ class CopyAsDecodeServer(LanguageServer):
             log.warning("window/workDoneProgress/create failed: %s", e)
             return _Progress(None, None)
         self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
-            title=title, cancellable=True, message="waiting for the model"))
+            title=title, cancellable=True, message=message))
         loop = asyncio.get_running_loop()
         cancel_future = self.work_done_progress.tokens.get(token)
         if cancel_future is not None:
@@ -439,8 +447,9 @@ def _wanted(kind: str, only) -> bool:
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
-    key = lambda p: (p.line, p.character)  # noqa: E731
-    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+    """Whether the ranges share a line: clients send the diagnostics they consider relevant to the request
+    (a cursor anywhere on a diagnostic's line counts)."""
+    return a.start.line <= b.end.line and b.start.line <= a.end.line
 
 
 # -- LSP features --------------------------------------------------------------------------------------------
@@ -471,6 +480,7 @@ async def did_change_configuration(ls: CopyAsDecodeServer, params: types.DidChan
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: CopyAsDecodeServer, params: types.DidCloseTextDocumentParams):
     ls.forget(params.text_document.uri)
+    ls.cancel_edits(params.text_document.uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
@@ -493,21 +503,24 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
 
 
 @server.command(EDIT_COMMAND)
-async def edit_command(ls: CopyAsDecodeServer, arg: Any = None):
+async def edit_command(ls: CopyAsDecodeServer, *args):
     try:
-        req = EditRequest.from_json(arg)
+        req = EditRequest.from_json(args[0] if len(args) == 1 else None)
     except ValueError as e:
         ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
         return {"applied": False, "status": "error", "message": str(e)}
     outcome = await ls.run_edit(req)
     if outcome.status != "ok":
         return outcome.result()
-    return outcome.result(applied=await ls.apply(outcome))
+    applied = await ls.apply(outcome)
+    if not applied:
+        outcome.status = "refused"
+    return outcome.result(applied)
 
 
 @server.command(CANCEL_COMMAND)
-def cancel_command(ls: CopyAsDecodeServer, arg: Any = None):
-    uri = arg.get("uri") if isinstance(arg, dict) else None
+def cancel_command(ls: CopyAsDecodeServer, *args):
+    uri = args[0].get("uri") if args and isinstance(args[0], dict) else None
     return {"cancelled": ls.cancel_edits(uri)}
 
 
@@ -534,3 +547,6 @@ def serve(args: argparse.Namespace) -> int:
     else:
         server.start_io()
     return 0
+
+
+run = serve  # the name `copy-as-decode serve` delegates to, like the other subcommands

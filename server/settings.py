@@ -20,16 +20,21 @@ class SettingsError(ValueError):
 class Settings:
     model: str = DEFAULT_MODEL
     selector: str = "verified"
-    device: str = "cpu"
-    dtype: str = "float32"
+    device: str = ""  # empty: the worker's default (CUDA when present, else CPU)
+    dtype: str = ""  # empty: the worker's default (float32 on CPU, bfloat16 on CUDA)
     max_new_tokens: int = 2048
     timeout: float = 600.0  # seconds; 0 means no limit
     worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
 
     def command(self) -> list[str]:
-        """The worker's command line: the program, then --model/--device/--dtype from these settings."""
+        """The worker's command line: the program, then --model (and --device/--dtype when set)."""
         program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
-        return program + ["--model", self.model, "--device", self.device, "--dtype", self.dtype]
+        program += ["--model", self.model]
+        if self.device:
+            program += ["--device", self.device]
+        if self.dtype:
+            program += ["--dtype", self.dtype]
+        return program
 
     def merged(self, raw) -> tuple["Settings", list[str]]:
         """These settings updated from a client object ({"copyAsDecode": {...}} or the section itself),
@@ -72,8 +77,10 @@ def _check(key: str, name: str, value):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise SettingsError(f"{SECTION}.{key} must be a number of seconds (0: no limit)")
         return float(value)
-    if not isinstance(value, str) or not value:
-        raise SettingsError(f"{SECTION}.{key} must be a non-empty string")
+    if not isinstance(value, str):
+        raise SettingsError(f"{SECTION}.{key} must be a string")
+    if name in ("model", "selector") and not value:
+        raise SettingsError(f"{SECTION}.{key} must not be empty")
     if name == "selector" and value not in SELECTORS:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(SELECTORS)}")
     return value

@@ -13,6 +13,8 @@ import asyncio
 import collections
 import itertools
 import json
+import os
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -107,8 +109,8 @@ class WorkerClient:
             self._crashed_last = False
             self._stderr_tail.clear()
             proc = self._proc
-            self._tasks = [asyncio.create_task(self._read_stdout(proc)),
-                           asyncio.create_task(self._read_stderr(proc))]
+            stderr_task = asyncio.create_task(self._read_stderr(proc))
+            self._tasks = [asyncio.create_task(self._read_stdout(proc, stderr_task)), stderr_task]
             if self.on_start:
                 self.on_start(restarted)
 
@@ -117,7 +119,7 @@ class WorkerClient:
             await asyncio.gather(*self._tasks, return_exceptions=True)
             self._tasks = []
 
-    async def _read_stdout(self, proc) -> None:
+    async def _read_stdout(self, proc, stderr_task) -> None:
         try:
             while line := await proc.stdout.readline():
                 try:
@@ -131,7 +133,10 @@ class WorkerClient:
             self._log(f"worker: output stream failed: {e}")
             proc.kill()
         rc = await proc.wait()
-        await asyncio.sleep(0)  # let the stderr reader take the last lines
+        try:  # its last stderr lines say why it stopped
+            await asyncio.wait_for(asyncio.shield(stderr_task), 1.0)
+        except (asyncio.TimeoutError, Exception):
+            pass
         self._exited(proc, rc)
 
     async def _read_stderr(self, proc) -> None:
@@ -167,29 +172,38 @@ class WorkerClient:
             self.on_exit(ExitInfo(rc, tail, expected, len(pending)))
 
     async def shutdown(self, timeout: float = 3.0) -> None:
-        """Ask the worker to exit, then terminate and kill it if it does not; pending requests fail."""
-        proc = self._proc
-        if proc is None or proc.returncode is not None:
-            await self._reap()
-            return
-        self._expected_exit = True
-        try:
-            self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
-            proc.stdin.close()
-        except (OSError, RuntimeError):
-            pass
-        for stop in (None, proc.terminate, proc.kill):
-            if stop is not None:
+        """Ask the worker to exit, then terminate and kill it if it does not; pending requests fail.
+        A request made meanwhile waits and starts a new process."""
+        async with self._start_lock:
+            proc = self._proc
+            if proc is not None and proc.returncode is None:
+                self._expected_exit = True
                 try:
-                    stop()
-                except ProcessLookupError:
+                    self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
+                    proc.stdin.close()
+                except (OSError, RuntimeError, WorkerError):
                     pass
+                for stop in (None, proc.terminate, proc.kill):
+                    if stop is not None:
+                        try:
+                            stop()
+                        except ProcessLookupError:
+                            pass
+                    try:
+                        await asyncio.wait_for(proc.wait(), timeout)
+                        break
+                    except asyncio.TimeoutError:
+                        continue
+            await self._reap()
+
+    def kill(self) -> None:
+        """Stop the process now, without waiting (for when the event loop is ending)."""
+        self._expected_exit = True
+        if self.running:
             try:
-                await asyncio.wait_for(proc.wait(), timeout)
-                break
-            except asyncio.TimeoutError:
-                continue
-        await self._reap()
+                os.kill(self._proc.pid, signal.SIGTERM)
+            except OSError:
+                pass
 
     async def set_command(self, command: list[str]) -> bool:
         """Use a new command line; a running worker with another one is stopped (the next request starts
@@ -230,7 +244,8 @@ class WorkerClient:
         if "error" in msg:
             err = msg["error"] or {}
             code, message = err.get("code", 1000), err.get("message", "worker error")
-            req.future.set_exception(Cancelled(message) if code == CANCELLED else WorkerError(message, code, err.get("data")))
+            error = Cancelled(message) if code == CANCELLED else WorkerError(message, code, err.get("data"))
+            req.future.set_exception(error)
         else:
             req.future.set_result(msg.get("result"))
 

@@ -6,9 +6,15 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
+  ProgressToken,
   Range as LspRange,
   ServerOptions,
   State,
+  WorkDoneProgress,
+  WorkDoneProgressBegin,
+  WorkDoneProgressCancelNotification,
+  WorkDoneProgressCreateRequest,
+  WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
 
 const SECTION = 'copyAsDecode';
@@ -26,6 +32,7 @@ let status: vscode.StatusBarItem;
 let running = 0;
 let lastMessage: string | undefined;
 const pending = new Set<vscode.CancellationTokenSource>();
+const progressTokens = new Set<ProgressToken>();
 
 /** The `copyAsDecode` settings the server reads (initializationOptions and didChangeConfiguration). */
 function serverSettings(): Record<string, unknown> {
@@ -37,6 +44,7 @@ function serverSettings(): Record<string, unknown> {
     dtype: cfg.get<string>('dtype'),
     maxNewTokens: cfg.get<number>('maxNewTokens'),
     timeout: cfg.get<number>('timeout'),
+    workerCommand: cfg.get<string[]>('workerCommand'),
   };
 }
 
@@ -67,12 +75,13 @@ function updateStatus(): void {
   const settings = serverSettings();
   const tip = new vscode.MarkdownString(
     `**Copy-as-Decode**\n\nmodel \`${settings.model}\`, selector \`${settings.selector}\`, ` +
-      `${settings.device}/${settings.dtype}` + (lastMessage ? `\n\n${lastMessage}` : ''),
+      `device \`${settings.device || 'auto'}\`, dtype \`${settings.dtype || 'auto'}\`` +
+      (lastMessage ? `\n\n${lastMessage}` : ''),
   );
   status.tooltip = tip;
   if (running > 0) {
     status.text = `$(sync~spin) Copy-as-Decode: editing${running > 1 ? ` (${running})` : ''}…`;
-    status.command = 'copyAsDecode.cancel';
+    status.command = 'copyAsDecode.cancelEdits';
   } else {
     const state = client?.state;
     const label =
@@ -107,13 +116,62 @@ function createClient(): LanguageClient {
     synchronize: { configurationSection: SECTION },
     outputChannel: output,
     middleware: {
-      // Quick fixes run `copyAsDecode.edit` through here: show them as a running edit too.
+      // Server commands and quick fixes (resolved on demand: the model runs then) show as a running edit too.
       executeCommand: (cmd, cmdArgs, next) => tracked(async () => next(cmd, cmdArgs)),
+      resolveCodeAction: (item, token, next) => tracked(async () => next(item, token)),
     },
   };
   const c = new LanguageClient('copyAsDecode', 'Copy-as-Decode', serverOptions, clientOptions);
   c.onDidChangeState(() => updateStatus());
+  // Registered after the built-in features, so on every (re)start its handler replaces the stock one.
+  c.registerFeature({
+    fillClientCapabilities: () => undefined,
+    initialize: () => showProgressAsNotifications(c),
+    getState: () => ({ kind: 'static' }),
+    clear: () => progressTokens.clear(),
+  });
   return c;
+}
+
+/**
+ * Server-initiated work-done progress as a notification with a Cancel button (the stock client shows it
+ * in the status bar, where it cannot be cancelled). Cancel sends window/workDoneProgress/cancel.
+ */
+function showProgressAsNotifications(c: LanguageClient): void {
+  c.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    let reporter: vscode.Progress<{ message?: string; increment?: number }> | undefined;
+    let done = 0;
+    const report = (value: WorkDoneProgressBegin | WorkDoneProgressReport) => {
+      const increment = typeof value.percentage === 'number' ? Math.max(0, value.percentage - done) : undefined;
+      if (typeof value.percentage === 'number') done = Math.max(done, value.percentage);
+      reporter?.report({ message: value.message, increment });
+    };
+    progressTokens.add(token);
+    const sub = c.onProgress(WorkDoneProgress.type, token, (value) => {
+      if (value.kind === 'begin') {
+        void vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: value.title, cancellable: !!value.cancellable },
+          async (progress, cancel) => {
+            reporter = progress;
+            report(value);
+            cancel.onCancellationRequested(() =>
+              c.sendNotification(WorkDoneProgressCancelNotification.type, { token }),
+            );
+            await finished;
+          },
+        );
+      } else if (value.kind === 'report') {
+        report(value);
+      } else {
+        if (value.message) output.appendLine(value.message);
+        progressTokens.delete(token);
+        sub.dispose();
+        finish();
+      }
+    });
+  });
 }
 
 async function startClient(): Promise<void> {
@@ -177,10 +235,13 @@ async function runEdit(target: EditTarget, instruction: string): Promise<void> {
 }
 
 function summarize(result: unknown): string | undefined {
+  // {applied, status, edits, stats?, message?}; failures were already shown by the server.
   if (!result || typeof result !== 'object') return undefined;
   const r = result as Record<string, unknown>;
-  const stats = (r.stats ?? r) as Record<string, unknown>;
+  const stats = (r.stats ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
+  if (typeof r.status === 'string') parts.push(r.status);
+  if (typeof r.edits === 'number') parts.push(`${r.edits} edit${r.edits === 1 ? '' : 's'}`);
   for (const key of ['sampled', 'spliced', 'total_s']) {
     if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
   }
@@ -225,14 +286,18 @@ async function editInteractive(arg?: EditTarget): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('Copy-as-Decode');
-  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status = vscode.window.createStatusBarItem('copyAsDecode.status', vscode.StatusBarAlignment.Right, 100);
   status.name = 'Copy-as-Decode';
   context.subscriptions.push(
     output,
     status,
     vscode.commands.registerCommand('copyAsDecode.editWithInstruction', editWithInstruction),
     vscode.commands.registerCommand('copyAsDecode.editInteractive', editInteractive),
-    vscode.commands.registerCommand('copyAsDecode.cancel', () => {
+    // (copyAsDecode.cancel is the server's own command, which the language client registers.)
+    vscode.commands.registerCommand('copyAsDecode.cancelEdits', () => {
+      for (const token of progressTokens) {
+        void client?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+      }
       for (const source of pending) source.cancel();
     }),
     vscode.commands.registerCommand('copyAsDecode.showOutput', () => output.show()),

@@ -1,0 +1,127 @@
+"""`copy-as-decode worker`: the model stays loaded; edit requests arrive as JSON-RPC lines on stdin.
+
+The protocol is documented in docs/worker-protocol.md. A reader thread answers `cancel` and `ping` at once;
+the main thread runs edits one at a time, so the model is never shared between requests.
+"""
+import json
+import queue
+import sys
+import threading
+import time
+
+import torch
+
+from copy_as_decode.core.program import ProgramSyntaxError
+from copy_as_decode.core.resolver import ResolveError
+
+from .constraint import GrammarError
+from .decode import Cancelled, Hooks
+from .engine import SELECTORS, ContextError, Engine
+
+PARSE_ERROR, INVALID_REQUEST, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -32602
+CANCELLED, ENGINE_ERROR, TOO_LONG, OUT_OF_MEMORY, BAD_PROGRAM = -32800, 1000, 1001, 1002, 1003
+PROGRESS_EVERY_S = 0.2
+
+
+class Worker:
+    def __init__(self, engine: Engine, out=sys.stdout):
+        self.engine, self.out = engine, out
+        self.lock = threading.Lock()
+        self.edits: queue.Queue = queue.Queue()
+        self.cancelled: set = set()
+
+    def send(self, msg: dict) -> None:
+        with self.lock:
+            self.out.write(json.dumps({"jsonrpc": "2.0", **msg}) + "\n")
+            self.out.flush()
+
+    def error(self, rid, code: int, message: str) -> None:
+        self.send({"id": rid, "error": {"code": code, "message": message}})
+
+    def read(self, stream) -> None:
+        """Reader thread: route each line; edits queue up, everything else is answered here."""
+        for line in stream:
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError as e:
+                self.error(None, PARSE_ERROR, f"invalid JSON: {e}")
+                continue
+            if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
+                self.error(msg.get("id") if isinstance(msg, dict) else None, INVALID_REQUEST, "not a JSON-RPC request")
+                continue
+            rid, method, params = msg.get("id"), msg["method"], msg.get("params") or {}
+            if method == "edit":
+                self.edits.put((rid, params))
+            elif method == "cancel":
+                self.cancelled.add(params.get("id"))
+                if rid is not None:
+                    self.send({"id": rid, "result": None})
+            elif method == "ping":
+                e = self.engine
+                self.send({"id": rid, "result": {"model": e.model_name, "device": e.device, "dtype": e.dtype}})
+            elif method == "shutdown":
+                self.send({"id": rid, "result": None})
+                break
+            else:
+                self.error(rid, NO_METHOD, f"unknown method {method!r}")
+        self.edits.put(None)
+
+    def serve(self, stream=sys.stdin) -> None:
+        threading.Thread(target=self.read, args=(stream,), daemon=True).start()
+        while (job := self.edits.get()) is not None:
+            self.run(*job)
+
+    def run(self, rid, params: dict) -> None:
+        if rid in self.cancelled:
+            return self.error(rid, CANCELLED, "cancelled")
+        try:
+            args = _edit_args(params)
+        except (KeyError, TypeError, ValueError) as e:
+            return self.error(rid, BAD_PARAMS, f"bad params: {e}")
+        try:
+            result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
+            self.send({"id": rid, "result": {"text": result.text, "program": result.program,
+                                             "stats": result.stats.as_dict()}})
+        except Cancelled:
+            self.error(rid, CANCELLED, "cancelled")
+        except ContextError as e:
+            self.error(rid, TOO_LONG, str(e))
+        except (torch.OutOfMemoryError, MemoryError):
+            self.error(rid, OUT_OF_MEMORY, "out of memory: try a smaller model, a shorter document or the CPU")
+        except (ProgramSyntaxError, ResolveError, GrammarError) as e:
+            self.error(rid, BAD_PROGRAM, f"program rejected: {e}")
+        except Exception as e:  # a bad request must never take the worker down
+            self.error(rid, ENGINE_ERROR, f"{type(e).__name__}: {e}")
+        finally:
+            self.cancelled.discard(rid)
+
+
+class _RequestHooks(Hooks):
+    def __init__(self, worker: Worker, rid):
+        self.worker, self.rid, self.last = worker, rid, 0.0
+
+    def check(self) -> None:
+        if self.rid in self.worker.cancelled:
+            raise Cancelled()
+
+    def progress(self, stats, text: str) -> None:
+        now = time.monotonic()
+        if now - self.last >= PROGRESS_EVERY_S:
+            self.last = now
+            self.worker.send({"method": "progress", "params": {
+                "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "text_chars": len(text)}})
+
+
+def _edit_args(p: dict) -> dict:
+    if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
+        raise TypeError("`document` and `instruction` must be strings")
+    selector = p.get("selector", "verified")
+    if selector not in SELECTORS:
+        raise ValueError(f"selector must be one of {', '.join(SELECTORS)}")
+    if selector == "forced" and not isinstance(p.get("program"), str):
+        raise ValueError("selector `forced` needs a `program` string")
+    return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
+            "program": p.get("program"), "max_new_tokens": int(p.get("max_new_tokens", 2048)),
+            "temperature": float(p.get("temperature", 0.0))}

@@ -1,0 +1,20 @@
+import pytest
+
+
+@pytest.fixture(scope="session")
+def qwen_tokenizer():
+    from copy_as_decode.engine.models import load_tokenizer
+    return load_tokenizer()
+
+
+@pytest.fixture(scope="session")
+def tiny_engine():
+    """A seeded 2-layer random Qwen2 with the real tokenizer, fp32 on CPU: fast and deterministic."""
+    from copy_as_decode.engine.engine import Engine
+    return Engine("tiny", device="cpu", dtype="float32")
+
+
+@pytest.fixture(scope="session")
+def humanevalfix_python():
+    from copy_as_decode.bench.corpora import load
+    return load("humanevalfix-python")

@@ -1,0 +1,330 @@
+// Drives real VS Code (code-server) in Chromium through the Copy-as-Decode extension:
+// open a workspace file, run "Edit with Copy-as-Decode" from the command palette, type the instruction,
+// wait for the edit, save, take a screenshot. The caller compares the file on disk.
+//
+//   node tests/e2e/vscode.mjs   (configured by environment variables)
+//     CAD_CODE_SERVER   code-server launcher (.tools/code-server.sh)
+//     CAD_VSIX          the packaged extension
+//     CAD_WORKSPACE     folder to open; CAD_FILE: file name in it to edit
+//     CAD_INSTRUCTION   text typed into the input box
+//     CAD_MODE          "palette" (default: F1, "Edit with Copy-as-Decode") or "refactor" (Ctrl+Shift+R menu)
+//     CAD_CMD           JSON array: the server command line (copyAsDecode.serverCommand)
+//     CAD_SETTINGS      JSON object: copyAsDecode.* settings (model, selector, ...)
+//     CAD_PROFILE       empty folder for code-server's home, user data and extensions
+//     CAD_ARTIFACTS     folder for screenshots and logs (default /tmp/copy-as-decode-artifacts)
+//     CAD_REPORT        JSON report written here
+//     CAD_TIMEOUT_MS    wait limit for the server and for the edit (default 240000)
+//     CAD_CHROMIUM      browser binary (default /usr/bin/chromium)
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const env = process.env;
+const TIMEOUT = Number(env.CAD_TIMEOUT_MS || 240000);
+const artifacts = env.CAD_ARTIFACTS || env.COPY_AS_DECODE_ARTIFACTS || '/tmp/copy-as-decode-artifacts';
+const profile = env.CAD_PROFILE;
+const fileName = env.CAD_FILE;
+const tag = (env.CAD_TAG || fileName).replace(/[^A-Za-z0-9_.-]+/g, '_');
+const report = { ok: false, log: [], screenshots: [] };
+
+function log(msg) {
+  const line = `[vscode.mjs ${new Date().toISOString().slice(11, 23)}] ${msg}`;
+  report.log.push(line);
+  process.stderr.write(line + '\n');
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHttp(url, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(url, { redirect: 'manual' });
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+function codeServerEnv() {
+  const home = path.join(profile, 'home');
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
+}
+
+function prepareProfile() {
+  const userData = path.join(profile, 'user-data');
+  const extensions = path.join(profile, 'extensions');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.mkdirSync(extensions, { recursive: true });
+  fs.mkdirSync(path.join(profile, 'home'), { recursive: true });
+  const settings = {
+    'files.hotExit': 'off',
+    'files.autoSave': 'off',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'security.workspace.trust.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'chat.disableAIFeatures': true,
+    'files.insertFinalNewline': false,
+    'files.trimTrailingWhitespace': false,
+    'files.trimFinalNewlines': false,
+    'editor.formatOnSave': false,
+    'copyAsDecode.serverCommand': JSON.parse(env.CAD_CMD),
+  };
+  for (const [k, v] of Object.entries(JSON.parse(env.CAD_SETTINGS || '{}'))) settings[`copyAsDecode.${k}`] = v;
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  log(`installing ${env.CAD_VSIX}`);
+  const out = execFileSync(env.CAD_CODE_SERVER, [
+    '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', env.CAD_VSIX,
+  ], { env: codeServerEnv(), encoding: 'utf8', timeout: 120000 });
+  log(out.trim().split('\n').slice(-1)[0] || 'installed');
+  return { userData, extensions };
+}
+
+async function startCodeServer(dirs) {
+  const port = await freePort();
+  const logFile = fs.openSync(path.join(artifacts, `code-server-${tag}.log`), 'w');
+  const proc = spawn(env.CAD_CODE_SERVER, [
+    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust',
+    '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions, env.CAD_WORKSPACE,
+  ], { env: codeServerEnv(), stdio: ['ignore', logFile, logFile], detached: true });
+  log(`code-server pid ${proc.pid} on port ${port}`);
+  await waitHttp(`http://127.0.0.1:${port}/healthz`, 60000);
+  return { proc, port };
+}
+
+function stopCodeServer(cs) {
+  if (!cs) return;
+  try {
+    process.kill(-cs.proc.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+async function shot(page, name) {
+  const file = path.join(artifacts, `vscode-${tag}-${name}.png`);
+  try {
+    await page.screenshot({ path: file });
+    report.screenshots.push(file);
+    log(`screenshot ${file}`);
+  } catch (e) {
+    log(`screenshot failed: ${e}`);
+  }
+}
+
+/** F1, type the title, wait for the matching row to be focused, Enter. */
+async function runPaletteCommand(page, title) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 15000 });
+    await page.keyboard.type(title, { delay: 15 });
+    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    try {
+      await row.waitFor({ state: 'visible', timeout: 15000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (e) {
+      log(`palette attempt ${attempt}: no row for "${title}" (${e.message.split('\n')[0]})`);
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
+  }
+  throw new Error(`command "${title}" not found in the palette`);
+}
+
+// The extension's status-bar item (its id ends in copyAsDecode.status).
+/** Refactor menu (Ctrl+Shift+R) in the focused editor, pick the server's action by its title. */
+async function runRefactorAction(page, editor, title) {
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Control+Shift+R');
+    const row = page.locator('.action-widget .monaco-list-row', { hasText: title });
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 15000 });
+      await row.first().click();
+      return;
+    } catch (e) {
+      log(`refactor menu attempt ${attempt}: no "${title}" (${e.message.split('\n')[0]})`);
+      await shot(page, `refactor-attempt-${attempt}`);
+      await page.keyboard.press('Escape');
+      await sleep(1500);
+    }
+  }
+  throw new Error(`refactor action "${title}" not offered`);
+}
+
+async function statusText(page) {
+  const items = page.locator('.statusbar-item[id$="copyAsDecode.status"]');
+  if ((await items.count()) === 0) return '';
+  return ((await items.first().innerText()) || '').replace(/\s+/g, ' ').trim();
+}
+
+async function errorToasts(page) {
+  const toasts = page.locator('.notifications-toasts .notification-toast', { hasText: 'Copy-as-Decode' });
+  const texts = [];
+  for (let i = 0; i < (await toasts.count()); i++) texts.push((await toasts.nth(i).innerText()).replace(/\s+/g, ' '));
+  return texts.filter((t) => /fail|error|not running|did not start|timed out|not applied|document changed/i.test(t));
+}
+
+async function main() {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const dirs = prepareProfile();
+  let cs;
+  let browser;
+  let page;
+  try {
+    cs = await startCodeServer(dirs);
+    browser = await chromium.launch({
+      executablePath: env.CAD_CHROMIUM || '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('pageerror', (e) => log(`page error: ${e.message}`));
+    const folder = encodeURIComponent(env.CAD_WORKSPACE);
+    await page.goto(`http://127.0.0.1:${cs.port}/?folder=${folder}`, { timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
+    log('workbench loaded');
+
+    // Open the file through Quick Open, as a person would.
+    for (let attempt = 1; ; attempt++) {
+      await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } }).catch(() => {});
+      await page.keyboard.press('Control+P');
+      await page.locator('.quick-input-widget input').waitFor({ state: 'visible', timeout: 15000 });
+      await page.keyboard.type(fileName, { delay: 15 });
+      const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: fileName });
+      try {
+        await row.waitFor({ state: 'visible', timeout: 20000 });
+        await page.keyboard.press('Enter');
+        await page.locator('.tab.active', { hasText: fileName }).waitFor({ state: 'visible', timeout: 20000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        log(`quick open attempt ${attempt} failed: ${e.message.split('\n')[0]}`);
+        await page.keyboard.press('Escape');
+        await sleep(2000);
+      }
+    }
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await editor.waitFor({ state: 'visible', timeout: 20000 });
+    log(`opened ${fileName}`);
+
+    // The extension starts the server; its status-bar item says when it is ready.
+    const readyBy = Date.now() + TIMEOUT;
+    let st = '';
+    while (Date.now() < readyBy) {
+      st = await statusText(page);
+      if (st === 'Copy-as-Decode') break;
+      if (/stopped/.test(st)) throw new Error(`the server stopped: ${st}`);
+      await sleep(250);
+    }
+    if (st !== 'Copy-as-Decode') throw new Error(`the server did not become ready (status "${st}")`);
+    log('server ready');
+    log(`status bar: ${JSON.stringify(await page.locator('.statusbar-item').evaluateAll((els) => els.map((e) => `${e.id}=${e.innerText}`)))}`);
+
+    await editor.click();
+    await page.keyboard.press('Control+Home');
+    if (env.CAD_MODE === 'refactor') {
+      await runRefactorAction(page, editor, 'Edit with Copy-as-Decode');
+    } else {
+      await runPaletteCommand(page, 'Edit with Copy-as-Decode');
+    }
+    // The extension's input box (not the palette that just closed).
+    await page.locator('.quick-input-widget', { hasText: 'What should change?' })
+      .waitFor({ state: 'visible', timeout: 15000 });
+    await page.waitForFunction(() => document.activeElement?.closest('.quick-input-widget') != null,
+      null, { timeout: 15000 });
+    await page.keyboard.type(env.CAD_INSTRUCTION, { delay: 10 });
+    await shot(page, '1-instruction');
+    await page.keyboard.press('Enter');
+    log('instruction sent');
+
+    // Wait for the edit: the status bar shows it running, the tab turns dirty, the status bar settles.
+    const activeTab = page.locator('.tab.active', { hasText: fileName });
+    const doneBy = Date.now() + TIMEOUT;
+    let seenRunning = false;
+    let dirty = false;
+    let shotProgress = false;
+    while (Date.now() < doneBy) {
+      st = await statusText(page);
+      const running = /editing/.test(st);
+      seenRunning ||= running;
+      if (running && !shotProgress) {
+        shotProgress = true;
+        // The server's progress, shown as a notification with a Cancel button (if the edit lasts).
+        const toast = page.locator('.notification-toast', { hasText: 'Copy-as-Decode' });
+        report.progressShown = await toast.first().waitFor({ state: 'visible', timeout: 3000 })
+          .then(() => true, () => false);
+        await shot(page, '2-running');
+        continue;
+      }
+      dirty = /\bdirty\b/.test((await activeTab.getAttribute('class')) || '');
+      if (!running && (dirty || seenRunning)) break;
+      const errors = await errorToasts(page);
+      if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
+      await sleep(200);
+    }
+    if (Date.now() >= doneBy) throw new Error(`the edit did not finish in time (status "${st}")`);
+    const errors = await errorToasts(page);
+    if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
+    log(`edit finished (dirty: ${dirty}, status "${st}")`);
+    report.changed = dirty;
+    await shot(page, '3-edited');
+
+    await editor.click();
+    await page.keyboard.press('Control+S');
+    if (dirty) {
+      await page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: 20000 });
+    }
+    await sleep(500);
+    log('saved');
+    await shot(page, '4-saved');
+    report.ok = true;
+    report.msg = 'edited and saved';
+  } catch (e) {
+    report.msg = String(e && e.stack ? e.stack : e);
+    log(`FAILED: ${report.msg}`);
+    if (page) await shot(page, 'failure');
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    stopCodeServer(cs);
+    fs.writeFileSync(env.CAD_REPORT, JSON.stringify(report, null, 2));
+  }
+  process.exit(report.ok ? 0 : 1);
+}
+
+main();

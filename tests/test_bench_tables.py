@@ -1,0 +1,131 @@
+"""The ceiling and round-trip benchmarks return their documented keys, with values in range, on a few cases."""
+import argparse
+import json
+import math
+
+import pytest
+
+from copy_as_decode.bench import ceiling, corpora, roundtrip
+from copy_as_decode.bench.tokens import Tokens
+from copy_as_decode.core.program import Copy, Gen
+from copy_as_decode.engine import models
+
+CORPUS_KEYS = {"cases", "line_coverage", "token_coverage", "bound", "histogram"}
+
+
+@pytest.fixture(scope="module")
+def tokens(qwen_tokenizer):
+    return Tokens(qwen_tokenizer)
+
+
+@pytest.fixture(scope="module")
+def subset():
+    names = corpora.CORPORA
+    if not (corpora.humanevalpack_dir() / "humanevalpack_python.jsonl").is_file():
+        names = ("text",)
+    return {name: corpora.load(name)[:4] for name in names}
+
+
+def test_token_pieces_concatenate_back(tokens):
+    text = "def f(x):\n    return x + 1  # ünïcödé 日本語\r\n"
+    pieces = tokens.pieces(text)
+    assert "".join(pieces) == text and len(pieces) == tokens.count(text)
+
+
+def test_default_curve_is_the_papers_and_interpolates_in_log_space():
+    curve = ceiling.load_curve()
+    assert "2604.18170" in curve.source
+    assert (curve.speedup(8), curve.speedup(512)) == (6.8, 303.0)
+    assert curve.speedup(1) == 1.0 and curve.speedup(10_000) == 303.0
+    mid = math.sqrt(8 * 16)
+    assert curve.speedup(mid) == pytest.approx(math.sqrt(curve.speedup(8) * curve.speedup(16)))
+    assert all(a < b for a, b in zip(curve.speedups, curve.speedups[1:]))
+
+
+def test_buckets():
+    assert [ceiling.bucket(n) for n in (1, 2, 3, 4, 7, 8, 511, 512, 9999)] == \
+        ["1", "2-3", "2-3", "4-7", "4-7", "8-15", "256-511", "512+", "512+"]
+    assert ceiling.BUCKETS[0] == "1" and ceiling.BUCKETS[-1] == "512+" and len(ceiling.BUCKETS) == 10
+
+
+def test_measure_prices_tags_gens_and_copies(tokens):
+    before = "a = 1\nb = 2\nc = 3\n"
+    items = [Copy(1, 2), Gen("c = 4\n")]
+    m = ceiling.measure(items, before, "a = 1\nb = 2\nc = 4\n", tokens)
+    assert m.spans == (tokens.count("a = 1\nb = 2\n"),) and m.generated == tokens.count("c = 4\n")
+    assert m.sampled == tokens.count('<copy lines="1-2"/><gen>c = 4\n</gen>')
+    flat = ceiling.Curve((1.0,), (1.0,), "flat")  # copying as slow as decoding
+    assert m.steps(flat) == m.sampled + m.copied and m.steps(flat, tags=False) == m.generated + m.copied
+
+
+def test_ceiling_keys_and_ranges(subset, tokens):
+    result = ceiling.ceiling(subset, tokens, ceiling.load_curve())
+    for name in [*subset, "pooled"]:
+        r = result[name]
+        assert CORPUS_KEYS <= set(r)
+        assert r["cases"] == (4 if name != "pooled" else 4 * len(subset))
+        for key in ("line_coverage", "line_reachable", "token_coverage", "token_reachable"):
+            assert 0.0 < r[key] <= 1.0, (name, key)
+        assert r["line_reachable"] >= r["line_coverage"] - 0.01
+        assert r["bound_no_tags"] > r["bound"] > 0 and r["bound_no_tags"] > 1
+        assert sum(b["tokens"] for b in r["histogram"].values()) == r["line"]["copied_tokens"]
+        assert list(r["histogram"]) == ceiling.BUCKETS
+    assert result["pooled"]["line"]["gold_tokens"] == sum(result[n]["line"]["gold_tokens"] for n in subset)
+    table = ceiling.table(result)
+    assert "pooled" in table and "29.0x" in table  # the paper's text bound, printed beside ours
+
+
+def test_shift_ends_clamps_to_programs_the_grammar_accepts():
+    program = [Copy(1, 3), Gen("x\n"), Copy(5, 9), Gen("y\n"), Copy(10, 10)]
+    assert roundtrip.shift_ends(program, 1, 12) == [Copy(1, 4), Gen("x\n"), Copy(5, 9), Gen("y\n"), Copy(10, 11)]
+    assert roundtrip.shift_ends(program, 2, 12) == [Copy(1, 4), Gen("x\n"), Copy(5, 9), Gen("y\n"), Copy(10, 12)]
+    assert roundtrip.shift_ends(program, -2, 12) == [Copy(1, 1), Gen("x\n"), Copy(5, 7), Gen("y\n"), Copy(10, 10)]
+    assert roundtrip.shift_ends(program, 5, 10)[-1] == Copy(10, 10)
+
+
+def test_roundtrip_keys_and_ranges(subset, tokens):
+    result = roundtrip.roundtrip(subset, tokens)
+    assert {"cases", "lossless", "perturbation", "formats"} <= set(result)
+    for name in [*subset, "pooled"]:
+        n = result["cases"][name]
+        assert result["lossless"][name] == {"line": n, "token": n}
+        p = result["perturbation"][name]
+        for key in ("+1", "-1", "+2", "-2"):
+            assert 0.0 <= p[key]["em"] <= 1.0 and p[key]["em"] >= p[key]["unchanged"]
+        assert 0.0 <= p["pm1"] <= 1.0 and 0.0 <= p["pm2"] <= 1.0
+        f = result["formats"][name]
+        assert set(f["fidelity"]) == {"search_replace", "udiff"} and all(0 <= v <= n for v in f["fidelity"].values())
+        assert set(f["tokens"]) == {"program", "token_program", "search_replace", "udiff", "full"}
+        assert 0 < f["tokens"]["program"] < f["tokens"]["full"]
+    assert result["lossless"]["failures"] == []
+    assert "end line j" in result["perturbation"]["definition"]
+    assert "paper" in roundtrip.tables(result)
+
+
+def test_resolver_timing_row():
+    row = roundtrip.time_resolver(lines=3000, runs=1)
+    assert row["lines"] == 3000 and row["items"] > 1
+    assert all(row[k] >= 0 for k in ("line_oracle_s", "resolve_s", "text_edits_s"))
+    a, b = roundtrip.synthetic(3000)
+    assert a != b and abs(a.count("\n") - b.count("\n")) < 10
+
+
+@pytest.mark.parametrize("module", [ceiling, roundtrip])
+def test_cli_entry_writes_json(module, tmp_path, monkeypatch, qwen_tokenizer, capsys):
+    monkeypatch.setattr(models, "load_tokenizer", lambda: qwen_tokenizer)
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    out = tmp_path / "out.json"
+    extra = ["--lines", "2000", "--runs", "1"] if module is roundtrip else []
+    assert module.run(parser.parse_args(["--json", str(out), "--limit", "3", *extra])) == 0
+    data = json.loads(out.read_text())
+    assert (data["cases"]["text"] if module is roundtrip else data["text"]["cases"]) == 3
+    assert "text" in capsys.readouterr().out
+
+
+def test_a_measured_curve_without_small_n_starts_at_one(tmp_path):
+    path = tmp_path / "curve.json"
+    path.write_text(json.dumps({"points": [{"n": 8, "speedup": 4.0, "parallel_s": 0.1}, {"n": 64, "speedup": 20.0}]}))
+    curve = ceiling.load_curve(path)
+    assert curve.speedup(1) == 1.0 and curve.speedup(8) == 4.0 and curve.speedup(1000) == 20.0
+    assert 1.0 < curve.speedup(4) < 4.0

@@ -1,0 +1,609 @@
+"""The language server end to end over stdio, driven by pytest-lsp's client, with tests/fake_worker.py as the
+model worker (the instruction is the copy/gen program, so every expected result is exact).
+
+The test client plays the editor: it keeps its own copy of each document, applies workspace/applyEdit with
+its own position arithmetic (independent of server/positions.py) and sends didChange like a real editor.
+"""
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Union
+
+import pytest
+import pytest_asyncio
+from lsprotocol import types as t
+from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import register_lsp_features
+
+TESTS = Path(__file__).resolve().parent
+FAKE_WORKER = [sys.executable, str(TESTS / "fake_worker.py")]
+SERVER = [sys.executable, "-m", "copy_as_decode.server"]
+UTF8, UTF16 = t.PositionEncodingKind.Utf8, t.PositionEncodingKind.Utf16
+URI = "file:///tmp/copy-as-decode-test/a.py"
+URI2 = "file:///tmp/copy-as-decode-test/b.py"
+SCRATCH = "file:///tmp/copy-as-decode-test/scratch.py"
+
+
+# -- the test editor ---------------------------------------------------------------------------------------
+
+
+def _lsp_lines(text: str) -> list[str]:
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+
+
+def _units(ch: str, encoding) -> int:
+    return len(ch.encode("utf-8")) if encoding == UTF8 else len(ch.encode("utf-16-le")) // 2
+
+
+def editor_offset(text: str, pos: t.Position, encoding) -> int:
+    lines = _lsp_lines(text)
+    if pos.line >= len(lines):
+        assert pos.line == len(lines) and pos.character == 0, f"position {pos} past the end"
+        return len(text)
+    base = sum(len(x) for x in lines[:pos.line])
+    content = lines[pos.line].rstrip("\r\n")
+    units = 0
+    for k, ch in enumerate(content):
+        if units == pos.character:
+            return base + k
+        assert units < pos.character, f"position {pos} inside a character"
+        units += _units(ch, encoding)
+    assert units == pos.character, f"position {pos} past the end of line {content!r}"
+    return base + len(content)
+
+
+def editor_apply(text: str, edits, encoding) -> str:
+    spans = sorted((editor_offset(text, e.range.start, encoding), editor_offset(text, e.range.end, encoding),
+                    e.new_text) for e in edits)
+    out, pos = [], 0
+    for a, b, new in spans:
+        assert pos <= a <= b, "edits overlap or are inverted"
+        out += [text[pos:a], new]
+        pos = b
+    return "".join(out + [text[pos:]])
+
+
+class Editor:
+    def __init__(self, client: LanguageClient, encoding):
+        self.client, self.encoding = client, encoding
+        self.docs: dict[str, list] = {}  # uri -> [version, text]
+        self.applied: list[t.ApplyWorkspaceEditParams] = []
+        self.accept = True
+
+    def open(self, uri: str, text: str, version: int = 1) -> None:
+        self.docs[uri] = [version, text]
+        self.client.text_document_did_open(t.DidOpenTextDocumentParams(
+            t.TextDocumentItem(uri=uri, language_id="python", version=version, text=text)))
+
+    def change(self, uri: str, text: str) -> None:
+        doc = self.docs[uri]
+        doc[0] += 1
+        doc[1] = text
+        self.client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=doc[0]),
+            [t.TextDocumentContentChangeWholeDocument(text=text)]))
+
+    def text(self, uri: str) -> str:
+        return self.docs[uri][1]
+
+    def version(self, uri: str) -> int:
+        return self.docs[uri][0]
+
+    def apply_workspace_edit(self, edit: t.WorkspaceEdit) -> t.ApplyWorkspaceEditResult:
+        """Like Neovim and VS Code: documentChanges when present (checking versions), else changes."""
+        for change in edit.document_changes or []:
+            doc = self.docs[change.text_document.uri]
+            if change.text_document.version is not None and change.text_document.version != doc[0]:
+                return t.ApplyWorkspaceEditResult(applied=False, failure_reason="version mismatch")
+            self.change(change.text_document.uri, editor_apply(doc[1], change.edits, self.encoding))
+        if edit.document_changes:
+            return t.ApplyWorkspaceEditResult(applied=True)
+        for uri, edits in (edit.changes or {}).items():
+            self.change(uri, editor_apply(self.docs[uri][1], edits, self.encoding))
+        return t.ApplyWorkspaceEditResult(applied=True)
+
+    def on_apply_edit(self, params: t.ApplyWorkspaceEditParams) -> t.ApplyWorkspaceEditResult:
+        self.applied.append(params)
+        if not self.accept:
+            return t.ApplyWorkspaceEditResult(applied=False, failure_reason="refused by the test")
+        return self.apply_workspace_edit(params.edit)
+
+
+def converter():
+    """lsprotocol 2025 builds a CodeAction that carries a `command` object as a Command: tell them apart."""
+    conv = default_converter()
+
+    def command_or_action(obj, _):
+        is_command = isinstance(obj, dict) and isinstance(obj.get("command"), str)
+        return conv.structure(obj, t.Command if is_command else t.CodeAction)
+
+    conv.register_structure_hook(Union[t.Command, t.CodeAction], command_or_action)
+    return conv
+
+
+def capabilities(encoding=UTF16, resolve=True, progress=True, configuration=True) -> t.ClientCapabilities:
+    return t.ClientCapabilities(
+        general=t.GeneralClientCapabilities(position_encodings=[UTF8, UTF16] if encoding == UTF8 else [UTF16]),
+        window=t.WindowClientCapabilities(work_done_progress=progress),
+        workspace=t.WorkspaceClientCapabilities(
+            apply_edit=True, configuration=configuration,
+            workspace_edit=t.WorkspaceEditClientCapabilities(document_changes=True)),
+        text_document=t.TextDocumentClientCapabilities(code_action=t.CodeActionClientCapabilities(
+            code_action_literal_support=t.ClientCodeActionLiteralOptions(
+                code_action_kind=t.ClientCodeActionKindOptions(value_set=["quickfix", "refactor.rewrite"])),
+            data_support=True,
+            resolve_support=t.ClientCodeActionResolveOptions(properties=["edit"]) if resolve else None)))
+
+
+@contextlib.asynccontextmanager
+async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps=None, **settings):
+    """A server with the fake worker (or `worker`), initialized; yields (client, editor)."""
+    editor_box = {}
+
+    def factory():
+        client = LanguageClient(converter_factory=converter)
+        register_lsp_features(client)
+
+        @client.feature(t.WORKSPACE_APPLY_EDIT)
+        def apply_edit(ls: LanguageClient, params: t.ApplyWorkspaceEditParams):
+            return editor_box["editor"].on_apply_edit(params)
+
+        return client
+
+    client = await ClientServerConfig(server_command=SERVER, client_factory=factory).start()
+    editor = editor_box["editor"] = Editor(client, encoding)
+    options = {"workerCommand": worker or FAKE_WORKER, "model": "fake-model", **settings}
+    result = await client.initialize_session(t.InitializeParams(
+        capabilities=caps or capabilities(encoding, resolve, progress),
+        initialization_options={"copyAsDecode": options}))
+    assert result.capabilities.position_encoding == encoding
+    editor.server_capabilities = result.capabilities
+    try:
+        yield client, editor
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+async def edit(client, uri, instruction, version=None, rng=None, msg_id=None, editor=None):
+    arg = {"uri": uri, "instruction": instruction, "version": version}
+    if editor is not None and version is None:
+        arg["version"] = editor.version(uri)
+    if rng is not None:
+        arg["range"] = {"start": {"line": rng[0][0], "character": rng[0][1]},
+                        "end": {"line": rng[1][0], "character": rng[1][1]}}
+    params = t.ExecuteCommandParams(command="copyAsDecode.edit", arguments=[arg])
+    return await client.protocol.send_request_async(t.WORKSPACE_EXECUTE_COMMAND, params, msg_id=msg_id)
+
+
+async def until(cond, timeout=10.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def messages(client, kind=None) -> list[str]:
+    return [m.message for m in client.messages if kind is None or m.type == kind]
+
+
+# -- tests ----------------------------------------------------------------------------------------------------
+
+# Most tests share one server (starting one costs a second of CPU); each gets its own documents and a clean
+# slate: no running edit, no recorded messages, progress or applied edits.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def shared_session():
+    async with session() as (client, editor):
+        editor.open(SCRATCH, "x\n")
+        yield client, editor
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def shared(shared_session, request):
+    client, editor = shared_session
+    await client.workspace_execute_command_async(
+        t.ExecuteCommandParams(command="copyAsDecode.cancel", arguments=[{}]))
+    # an edit queued behind whatever the worker still does: when it is answered, all earlier edits are over
+    await edit(client, SCRATCH, '<copy lines="1-1"/>', editor=editor)
+    client.messages.clear()
+    client.progress_reports.clear()
+    editor.applied.clear()
+    editor.accept = True
+    base = f"file:///tmp/copy-as-decode-test/{re.sub(r'[^A-Za-z0-9_-]', '_', request.node.name)}"
+    return client, editor, f"{base}/a.py", f"{base}/b.py"
+
+
+async def test_initialize_advertises_features(shared):
+    client, editor, uri, uri2 = shared
+    caps = editor.server_capabilities
+    assert caps.text_document_sync.change == t.TextDocumentSyncKind.Full
+    assert caps.code_action_provider.resolve_provider is True
+    assert set(caps.code_action_provider.code_action_kinds) == {"quickfix", "refactor.rewrite"}
+    assert "copyAsDecode.edit" in caps.execute_command_provider.commands
+    assert "copyAsDecode.editInteractive" not in caps.execute_command_provider.commands
+
+
+async def test_edit_whole_document_with_progress(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "def f():\n    return 1\n")
+    res = await edit(client, uri, '#slow 0.03 12\n<copy lines="1-1"/><gen>    return 2\n</gen>', editor=editor)
+    assert res["applied"] is True and res["status"] == "applied"
+    assert editor.text(uri) == "def f():\n    return 2\n"
+    [applied] = editor.applied
+    [change] = applied.edit.document_changes
+    assert change.text_document.version == 1
+    assert len(change.edits) == 1 and change.edits[0].range.start.line == 1  # minimal, not a rewrite
+    assert res["stats"]["model"] == "fake-model" and res["stats"]["selector"] == "verified"
+    [reports] = client.progress_reports.values()
+    kinds = [type(r).__name__ for r in reports]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    assert reports[0].cancellable is True
+    middle = [r.message for r in reports[1:-1]]
+    assert middle and all(re.fullmatch(r"\d+ tokens generated, \d+ copied", m) for m in middle)
+    assert reports[-1].message == "1 edit"
+
+
+async def test_range_sends_only_those_lines(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\nb\nc\nd\ne\n")
+    # a selection ending at column 0 does not take that line: only line 2 is sent, as line 1
+    res = await edit(client, uri, '<gen>B\n</gen>', rng=((1, 1), (2, 0)), editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\nB\nc\nd\ne\n"
+    assert res["stats"]["prompt_tokens"] == len("b\n")
+    # from inside line 3 to inside line 4: both lines are sent, as lines 1-2
+    res = await edit(client, uri, '<copy lines="1-1"/><gen>C2\n</gen>', rng=((2, 0), (3, 1)), editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\nB\nc\nC2\ne\n"
+    assert res["stats"]["prompt_tokens"] == len("c\nd\n")
+
+
+async def test_range_keeps_line_break_before_following_text(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\nb\nc\n")
+    res = await edit(client, uri, "<gen>B</gen>", rng=((1, 0), (1, 1)), editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\nB\nc\n"
+
+
+@pytest.mark.parametrize("encoding", [UTF16, UTF8])
+async def test_positions_with_emoji_and_cjk(encoding):
+    text = "s = '😀😀 中文' # 🎉\nt = '𝔘𝔫𝔦' + '漢字'\nu = 1\n"
+    async with session(encoding=encoding) as (client, editor):
+        editor.open(URI, text)
+        # change the end of line 1 (after astral and CJK characters) and the middle of line 2
+        program = "<gen>s = '😀😀 中文' # 🎉✨\nt = '𝔘𝔫𝔦' + '字漢'\n</gen><copy lines=\"3-3\"/>"
+        res = await edit(client, URI, program, editor=editor)
+        assert res["applied"], res
+        assert editor.text(URI) == "s = '😀😀 中文' # 🎉✨\nt = '𝔘𝔫𝔦' + '字漢'\nu = 1\n"
+        edits = editor.applied[0].edit.document_changes[0].edits
+        first = min(edits, key=lambda e: (e.range.start.line, e.range.start.character))
+        prefix = "s = '😀😀 中文' # 🎉"
+        assert first.range.start.line == 0
+        assert first.range.start.character == sum(_units(c, encoding) for c in prefix)
+        # a range given in the client's units selects the right line
+        res = await edit(client, URI, "<gen>v = 2\n</gen>", rng=((2, 0), (2, 5)), editor=editor)
+        assert editor.text(URI).endswith("\nv = 2\n")
+
+
+async def test_crlf_document(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\r\nb\r\nc\r\n")
+    res = await edit(client, uri, '<copy lines="1-1"/><gen>B\nB2\n</gen><copy lines="3-3"/>', editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\r\nB\r\nB2\r\nc\r\n"  # generated lines take the document's CRLF
+    for e in editor.applied[0].edit.document_changes[0].edits:
+        assert not e.new_text.startswith("\n") and not e.new_text.endswith("\r")
+    res = await edit(client, uri, '<copy lines="1-1"/><gen>X\n</gen>', rng=((1, 0), (2, 3)),
+                     editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\r\nB\r\nX\r\nc\r\n"
+
+
+async def test_document_without_final_newline(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\nb")
+    res = await edit(client, uri, '<copy lines="1-1"/><gen>b2</gen>', editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\nb2"
+    res = await edit(client, uri, "<gen>last\n</gen>", rng=((1, 0), (1, 2)), editor=editor)
+    assert res["applied"], res
+    assert editor.text(uri) == "a\nlast\n"
+
+
+async def test_unchanged_result_applies_nothing(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    res = await edit(client, uri, '<copy lines="1-1"/>', editor=editor)
+    assert res == {"applied": False, "status": "unchanged", "edits": 0, "stats": res["stats"],
+                   "message": "the model made no change"}
+    assert not editor.applied
+
+
+async def test_stale_version_between_request_and_result(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\nb\n")
+    task = asyncio.ensure_future(edit(client, uri, '#slow 0.02 25\n<gen>x\n</gen>', editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    editor.change(uri, "a\nb\nc\n")
+    res = await task
+    assert res["applied"] is False and res["status"] == "stale"
+    assert not editor.applied and editor.text(uri) == "a\nb\nc\n"
+    assert any("changed" in m for m in messages(client, t.MessageType.Warning))
+    # a request made for an old version is refused at once
+    res = await edit(client, uri, "<gen>y\n</gen>", version=1)
+    assert res["status"] == "stale" and not editor.applied
+
+
+async def test_cancel_request_stops_the_worker(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    editor.open(uri2, "b\n")
+    slow = asyncio.ensure_future(
+        edit(client, uri, "#slow 0.05 400\n<gen>x\n</gen>", msg_id="slow-1", editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    started = time.monotonic()
+    client.protocol.notify(t.CANCEL_REQUEST, t.CancelParams(id="slow-1"))
+    with pytest.raises(JsonRpcRequestCancelled):
+        await slow
+    # the worker stopped the cancelled edit: the next one (queued behind it) runs at once
+    res = await edit(client, uri2, '<gen>B\n</gen>', editor=editor)
+    assert res["applied"] and time.monotonic() - started < 3
+    await until(lambda: any(isinstance(r[-1], t.WorkDoneProgressEnd) and r[-1].message == "cancelled"
+                            for r in client.progress_reports.values()), what="progress end")
+    assert editor.text(uri) == "a\n" and not messages(client, t.MessageType.Error)
+
+
+async def test_progress_cancellation(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    task = asyncio.ensure_future(edit(client, uri, "#slow 0.05 400\n<gen>x\n</gen>", editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    [token] = client.progress_reports
+    client.window_work_done_progress_cancel(t.WorkDoneProgressCancelParams(token=token))
+    res = await asyncio.wait_for(task, 3)
+    assert res["applied"] is False and res["status"] == "cancelled"
+    assert client.progress_reports[token][-1].message == "cancelled"
+    assert not editor.applied and not messages(client)
+
+
+async def test_closing_the_document_cancels_its_edit(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    task = asyncio.ensure_future(edit(client, uri, "#slow 0.05 400\n<gen>x\n</gen>", editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    client.text_document_did_close(t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri=uri)))
+    assert (await asyncio.wait_for(task, 3))["status"] == "cancelled"
+
+
+@pytest.mark.parametrize("preset,encoding", [("neovim@v0.11.0", UTF8), ("visual-studio-code", UTF16)])
+async def test_real_client_capabilities(preset, encoding):
+    async with session(encoding=encoding, caps=client_capabilities(preset)) as (client, editor):
+        text = "# 😀 中文\nx = '🎉'\n"
+        editor.open(URI, text)
+        [fix, rewrite] = await code_actions(client, URI, ((1, 0), (1, 2)), [diagnostic(1)])
+        assert rewrite.command.command == "copyAsDecode.editInteractive"
+        res = await edit(client, URI, "<copy lines=\"1-1\"/><gen>x = '🎉✨'\n</gen>", editor=editor,
+                         rng=((0, 2), (1, 3)))
+        assert res["applied"] and editor.text(URI) == "# 😀 中文\nx = '🎉✨'\n"
+        [applied] = editor.applied
+        [change] = applied.edit.document_changes
+        assert change.text_document.version == 1
+        # Neovim 0.11 handles documentChanges without declaring them: it also gets plain changes
+        assert (applied.edit.changes is None) == (preset == "visual-studio-code")
+
+
+async def test_cancel_command(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    task = asyncio.ensure_future(edit(client, uri, "#slow 0.05 400\n<gen>x\n</gen>", editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    res = await client.workspace_execute_command_async(
+        t.ExecuteCommandParams(command="copyAsDecode.cancel", arguments=[{"uri": uri}]))
+    assert res == {"cancelled": 1}
+    assert (await asyncio.wait_for(task, 3))["status"] == "cancelled"
+
+
+async def test_same_document_supersedes_other_documents_queue(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    editor.open(uri2, "b\n")
+    first = asyncio.ensure_future(edit(client, uri, "#slow 0.05 400\n<gen>first\n</gen>", editor=editor))
+    await until(lambda: client.progress_reports, what="progress")
+    other = asyncio.ensure_future(edit(client, uri2, "#slow 0.02 5\n<gen>other\n</gen>", editor=editor))
+    second = await asyncio.wait_for(edit(client, uri, "<gen>second\n</gen>", editor=editor), 5)
+    assert (await first)["status"] == "superseded"
+    assert second["applied"] and editor.text(uri) == "second\n"
+    assert (await other)["applied"] and editor.text(uri2) == "other\n"
+    assert any("newer edit" in m for m in messages(client, t.MessageType.Info))
+
+
+async def test_worker_errors_leave_the_buffer_alone(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    res = await edit(client, uri, "#error 1001 document and prompt longer than the context\n", editor=editor)
+    assert res["applied"] is False and res["status"] == "error"
+    res = await edit(client, uri, '<copy lines="5-6"/>', editor=editor)  # does not resolve: error 1003
+    assert res["status"] == "error"
+    errors = messages(client, t.MessageType.Error)
+    assert len(errors) == 2 and all("\n" not in m for m in errors)
+    assert "longer than the context" in errors[0] and "select fewer lines" in errors[0]
+    assert not editor.applied and editor.text(uri) == "a\n"
+    res = await edit(client, "file:///not/open.py", "<gen>x</gen>")
+    assert res["status"] == "error" and "not open" in messages(client)[-1]
+
+
+async def test_bad_arguments(shared):
+    client, editor, uri, uri2 = shared
+    res = await client.workspace_execute_command_async(
+        t.ExecuteCommandParams(command="copyAsDecode.edit", arguments=[{"uri": uri}]))
+    assert res["applied"] is False and "instruction" in messages(client, t.MessageType.Error)[-1]
+
+
+async def test_client_refuses_edit(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n")
+    editor.accept = False
+    res = await edit(client, uri, "<gen>b\n</gen>", editor=editor)
+    assert res["applied"] is False and res["status"] == "refused"
+    assert "refused by the test" in messages(client, t.MessageType.Error)[-1]
+
+
+async def test_timeout():
+    async with session(timeout=0.3) as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "#slow 0.05 400\n<gen>x\n</gen>", editor=editor)
+        assert res["status"] == "timeout" and "timed out after 0.3 s" in messages(client, t.MessageType.Error)[-1]
+        res = await edit(client, URI, "<gen>y\n</gen>", editor=editor)  # the worker is free again
+        assert res["applied"]
+
+
+async def test_worker_killed_while_idle_restarts():
+    async with session() as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "<gen>b\n</gen>", editor=editor)
+        pid = res["stats"]["pid"]
+        os.kill(pid, signal.SIGKILL)
+        await until(lambda: any("stopped" in m for m in messages(client, t.MessageType.Warning)), what="warning")
+        res = await edit(client, URI, "<gen>c\n</gen>", editor=editor)
+        assert res["applied"] and res["stats"]["pid"] != pid and editor.text(URI) == "c\n"
+        assert any("restarted" in m for m in messages(client, t.MessageType.Info))
+
+
+async def test_worker_crash_during_edit():
+    async with session() as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "#crash\n<gen>b\n</gen>", editor=editor)
+        assert res["status"] == "error"
+        [error] = messages(client, t.MessageType.Error)
+        assert "stopped (exit code 3: fake worker: crashing as asked)" in error and "restarts" in error
+        res = await edit(client, URI, "<gen>c\n</gen>", editor=editor)
+        assert res["applied"] and editor.text(URI) == "c\n"
+        assert any("restarted" in m for m in messages(client, t.MessageType.Info))
+
+
+async def test_worker_that_cannot_start():
+    async with session(worker=["/nonexistent/copy-as-decode-worker"]) as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "<gen>b\n</gen>", editor=editor)
+        assert res["status"] == "error" and "cannot start the model worker" in messages(client)[-1]
+
+
+# -- code actions ----------------------------------------------------------------------------------------------
+
+
+def diagnostic(line, message="undefined name 'x'", code="F821", source="pyflakes"):
+    return t.Diagnostic(range=t.Range(start=t.Position(line=line, character=4), end=t.Position(line=line, character=5)),
+                        message=message, code=code, source=source)
+
+
+async def code_actions(client, uri, rng, diagnostics=(), only=None):
+    return await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=uri),
+        range=t.Range(start=t.Position(*rng[0]), end=t.Position(*rng[1])),
+        context=t.CodeActionContext(diagnostics=list(diagnostics), only=only)))
+
+
+async def test_code_actions_with_resolve_support(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "def f():\n    x\n    return 1\n")
+    diags = [diagnostic(1), diagnostic(2, "unused", None, None)]
+    actions = await code_actions(client, uri, ((1, 0), (1, 0)), diags[:1])
+    assert [type(a) for a in actions] == [t.CodeAction, t.CodeAction]
+    fix, rewrite = actions
+    assert fix.title == "Fix with Copy-as-Decode: undefined name 'x'" and fix.kind == "quickfix"
+    assert fix.command is None and list(fix.diagnostics) == diags[:1]
+    assert fix.data == {"uri": uri, "version": 1,
+                        "instruction": "Fix the problem reported by pyflakes (F821) at line 2: undefined name 'x'"}
+    assert rewrite.title == "Edit with Copy-as-Decode…" and rewrite.kind == "refactor.rewrite"
+    assert rewrite.command.command == "copyAsDecode.editInteractive"
+    assert list(rewrite.command.arguments) == [{"uri": uri, "version": 1}]  # empty selection: whole document
+    # a selection: the rewrite covers it; only diagnostics in range give fixes
+    actions = await code_actions(client, uri, ((0, 0), (2, 3)), diags)
+    assert [a.kind for a in actions] == ["quickfix", "quickfix", "refactor.rewrite"]
+    assert actions[1].data["instruction"] == "Fix the problem at line 3: unused"
+    assert actions[2].command.arguments[0]["range"] == {"start": {"line": 0, "character": 0},
+                                                        "end": {"line": 2, "character": 3}}
+    assert [a.kind for a in await code_actions(client, uri, ((1, 0), (1, 0)), diags, ["quickfix"])] == ["quickfix"]
+    assert [a.kind for a in await code_actions(client, uri, ((1, 0), (1, 0)), diags, ["refactor"])] == [
+        "refactor.rewrite"]
+    assert await code_actions(client, "file:///not/open.py", ((0, 0), (0, 0))) is None
+
+
+async def test_code_actions_without_resolve_support_carry_the_command():
+    async with session(resolve=False) as (client, editor):
+        editor.open(URI, "x\n")
+        [fix, _] = await code_actions(client, URI, ((0, 0), (0, 0)), [diagnostic(0)])
+        assert fix.command.command == "copyAsDecode.edit"
+        assert list(fix.command.arguments) == [fix.data]
+
+
+async def test_quick_fix_window_in_long_documents(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "".join(f"line {k}\n" for k in range(1, 1001)))
+    [fix, _] = await code_actions(client, uri, ((600, 0), (600, 0)), [diagnostic(600)])
+    assert fix.data["range"] == {"start": {"line": 550, "character": 0}, "end": {"line": 651, "character": 0}}
+    assert "at line 51:" in fix.data["instruction"]  # line 601 is line 51 of the window
+
+
+async def test_resolve_fills_a_versioned_edit(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\nb\n")
+    action = t.CodeAction(title="Fix with Copy-as-Decode: x", kind="quickfix",
+                          data={"uri": uri, "version": 1, "instruction": '<copy lines="1-1"/><gen>B\n</gen>'})
+    resolved = await client.code_action_resolve_async(action)
+    [change] = resolved.edit.document_changes
+    assert change.text_document.version == 1
+    assert editor_apply("a\nb\n", change.edits, UTF16) == "a\nB\n"
+    assert not editor.applied  # resolve previews; the client applies
+    editor.apply_workspace_edit(resolved.edit)
+    assert editor.text(uri) == "a\nB\n"
+    # a real quick fix's instruction is words, which the fake worker cannot resolve: no edit, one message
+    [fix, _] = await code_actions(client, uri, ((0, 0), (0, 0)), [diagnostic(0)])
+    resolved = await client.code_action_resolve_async(fix)
+    assert resolved.edit is None and len(messages(client, t.MessageType.Error)) == 1
+
+
+# -- settings ------------------------------------------------------------------------------------------------------
+
+
+async def test_settings_changes_restart_the_worker_when_needed():
+    async with session(selector="grammar", maxNewTokens=77) as (client, editor):
+        editor.open(URI, "a\n")
+        first = (await edit(client, URI, "<gen>1\n</gen>", editor=editor))["stats"]
+        assert (first["model"], first["selector"], first["max_new_tokens"]) == ("fake-model", "grammar", 77)
+        client.workspace_did_change_configuration(t.DidChangeConfigurationParams(
+            settings={"copyAsDecode": {"selector": "full", "maxNewTokens": 5}}))
+        second = (await edit(client, URI, "<gen>2\n</gen>", editor=editor))["stats"]
+        assert second["pid"] == first["pid"] and (second["selector"], second["max_new_tokens"]) == ("full", 5)
+        client.workspace_did_change_configuration(t.DidChangeConfigurationParams(
+            settings={"copyAsDecode": {"model": "other-model", "dtype": "bfloat16", "selector": "bogus"}}))
+        third = (await edit(client, URI, "<gen>3\n</gen>", editor=editor))["stats"]
+        assert third["pid"] != first["pid"] and (third["model"], third["dtype"]) == ("other-model", "bfloat16")
+        assert third["selector"] == "full"
+        assert any("selector" in m for m in messages(client, t.MessageType.Warning))
+        # pull model: a change without settings makes the server ask for the section
+        client.set_configuration({"model": "pulled-model"}, section="copyAsDecode")
+        client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+        notices = sum("settings changed" in m for m in messages(client))
+        await until(lambda: sum("settings changed" in m for m in messages(client)) > notices, what="restart notice")
+        fourth = (await edit(client, URI, "<gen>4\n</gen>", editor=editor))["stats"]
+        assert fourth["model"] == "pulled-model"
+
+
+async def test_without_progress_support():
+    async with session(progress=False) as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "#slow 0.01 3\n<gen>b\n</gen>", editor=editor)
+        assert res["applied"] and not client.progress_reports

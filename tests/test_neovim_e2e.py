@@ -1,0 +1,112 @@
+"""End to end in a real Neovim: the plugin in nvim/ talks to `copy-as-decode serve`, the edit lands in the
+buffer and on disk, and the text equals what `copy-as-decode edit ... --write` makes of the same input."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+E2E = ROOT / "tests" / "e2e"
+FIXTURES = E2E / "fixtures"
+VENV_BIN = Path(sys.executable).parent
+
+SETTINGS = {"model": "tiny", "selector": "grammar", "maxNewTokens": 48, "device": "cpu", "dtype": "float32"}
+CLI_FLAGS = ["--model", "tiny", "--selector", "grammar", "--max-new-tokens", "48", "--device", "cpu",
+             "--dtype", "float32", "--write"]
+TIMEOUT_S = 600
+
+
+def copy_as_decode_exe() -> str:
+    """The `copy-as-decode` executable: $COPY_AS_DECODE_EXE, else the one beside this Python, else PATH."""
+    exe = os.environ.get("COPY_AS_DECODE_EXE")
+    if exe:
+        return exe
+    local = VENV_BIN / "copy-as-decode"
+    if local.exists():
+        return str(local)
+    found = shutil.which("copy-as-decode")
+    assert found, "copy-as-decode is not installed (run scripts/setup.sh)"
+    return found
+
+
+def nvim_exe():
+    return shutil.which("nvim", path=os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]))
+
+
+def cli_result(src: Path, instruction: str, workdir: Path) -> str:
+    """What the command line makes of the same file and instruction."""
+    target = workdir / "cli" / src.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, target)
+    proc = subprocess.run(
+        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS],
+        capture_output=True, text=True, timeout=TIMEOUT_S,
+    )
+    assert proc.returncode == 0, f"copy-as-decode edit failed:\n{proc.stdout}\n{proc.stderr}"
+    return target.read_bytes().decode("utf-8")
+
+
+def same_text(got: str, expected: str) -> bool:
+    # Neovim holds a file as lines plus an end-of-line flag: a text that lost its final newline is
+    # still written with one ('fixendofline'). Everything else must match byte for byte.
+    return got == expected or (not expected.endswith("\n") and got == expected + "\n")
+
+
+CASES = [
+    ("calc.py", "command", "Rename total to acc"),
+    ("calc.py", "code_action", "Add a docstring to mean"),
+    ("grüße.py", "command", "Übersetze die Kommentare ins Englische"),
+    ("grüße.py", "code_action", "Rename total to länge"),
+]
+
+
+@pytest.mark.editor
+@pytest.mark.parametrize("name,mode,instruction", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_neovim_edit(tmp_path, name, mode, instruction):
+    nvim = nvim_exe()
+    if not nvim:
+        pytest.skip("nvim is not installed (scripts/setup-editors.sh installs Neovim 0.11.4 into .venv)")
+    src = FIXTURES / name
+    expected = cli_result(src, instruction, tmp_path)
+
+    work = tmp_path / "editor"
+    work.mkdir()
+    target = work / name
+    shutil.copyfile(src, target)
+    report_path = tmp_path / "report.json"
+    env = dict(
+        os.environ,
+        CAD_PLUGIN=str(ROOT / "nvim"),
+        CAD_CMD=json.dumps([copy_as_decode_exe(), "serve"]),
+        CAD_SETTINGS=json.dumps(SETTINGS),
+        CAD_FILE=str(target),
+        CAD_MODE=mode,
+        CAD_INSTRUCTION=instruction,
+        CAD_REPORT=str(report_path),
+        CAD_TIMEOUT_MS=str(TIMEOUT_S * 1000 // 2),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+    )
+    proc = subprocess.run(
+        [nvim, "--headless", "--clean", "-l", str(E2E / "neovim.lua")],
+        cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL,
+    )
+    log = f"--- nvim stdout\n{proc.stdout}\n--- nvim stderr\n{proc.stderr}"
+    assert report_path.exists(), f"nvim wrote no report (exit {proc.returncode})\n{log}"
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["ok"], f"{report['msg']}\n{log}"
+    assert proc.returncode == 0, log
+
+    if mode == "code_action":
+        titles = [a["title"] for a in report["actions"]]
+        assert any(a["kind"] == "refactor.rewrite" and a["title"].startswith("Edit with Copy-as-Decode")
+                   for a in report["actions"]), titles
+        assert "Fix with Copy-as-Decode: example problem" in titles, titles
+
+    on_disk = target.read_bytes().decode("utf-8")
+    assert same_text(report["text"], expected), f"buffer differs from the CLI result\n{log}"
+    assert same_text(on_disk, expected), f"file on disk differs from the CLI result\n{log}"
