@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--interval", type=float, default=0.01,
                    help="seconds between requests, like a cursor moving (default 0.01)")
     p.add_argument("--lines", type=int, default=400, help="lines in the edited document (default 400)")
-    p.add_argument("--out", default="bench/results/lsp_latency.json", help="JSON output path")
+    p.add_argument("--json", default="results/lsp_latency.json", help="write the results here")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     busy = result["conditions"]["worker decoding"]["p95_ms"]
     print(f"p95 while decoding: {busy:.2f} ms (target < {TARGET_P95_MS:.0f} ms): "
           f"{'OK' if busy < TARGET_P95_MS else 'MISSED'}; busy check: {result['busy_check']}")
-    out = Path(args.out)
+    out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {out}")

@@ -147,7 +147,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="run the language server (stdio; --tcp for debugging)", add_help=False)
     s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=lambda a: _delegate("copy_as_decode.server.lsp", "copy-as-decode serve", a.rest))
 
     s = sub.add_parser("models", help="list or install built-in models")
     s.add_argument("action", choices=("list", "install"))
@@ -157,12 +156,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bench", help="benchmarks: print a table, write JSON")
     s.add_argument("name", choices=BENCHES)
     s.add_argument("rest", nargs=argparse.REMAINDER)
-    s.set_defaults(func=lambda a: _delegate(f"copy_as_decode.bench.{BENCHES[a.name]}", f"copy-as-decode bench {a.name}", a.rest))
     return p
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # options go to the server's own parser (argparse REMAINDER drops leading --opts)
+        args = argparse.Namespace(func=lambda a: _delegate("copy_as_decode.server.lsp", "copy-as-decode serve", argv[1:]))
+    elif argv[:1] == ["bench"] and len(argv) > 1 and argv[1] in BENCHES:
+        args = argparse.Namespace(func=lambda a: _delegate(f"copy_as_decode.bench.{BENCHES[argv[1]]}",
+                                                           f"copy-as-decode bench {argv[1]}", argv[2:]))
+    else:
+        args = build_parser().parse_args(argv)
     from copy_as_decode.core.program import ProgramSyntaxError
     from copy_as_decode.core.resolver import ResolveError
     from copy_as_decode.engine.models import ModelError

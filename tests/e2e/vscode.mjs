@@ -299,6 +299,7 @@ async function main() {
       await sleep(200);
     }
     if (Date.now() >= doneBy) throw new Error(`the edit did not finish in time (status "${st}")`);
+    await sleep(1000); // a failure message from the server may follow the answer
     const errors = await errorToasts(page);
     if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
     log(`edit finished (dirty: ${dirty}, status "${st}")`);
@@ -320,6 +321,11 @@ async function main() {
     log(`FAILED: ${report.msg}`);
     if (page) await shot(page, 'failure');
   } finally {
+    if (page) {
+      const toasts = await page.locator('.notifications-toasts .notification-toast')
+        .evaluateAll((els) => els.map((e) => e.innerText.replace(/\s+/g, ' ')), null).catch(() => []);
+      for (const t of toasts) log(`notification: ${t}`);
+    }
     if (browser) await browser.close().catch(() => {});
     stopCodeServer(cs);
     fs.writeFileSync(env.CAD_REPORT, JSON.stringify(report, null, 2));
