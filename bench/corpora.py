@@ -9,7 +9,7 @@ DATA_ENV = "COPY_AS_DECODE_DATA"
 _REPO = Path(__file__).resolve().parent.parent
 _HUMANEVALPACK = {"humanevalfix-python": "humanevalpack_python.jsonl", "humanevalfix-js": "humanevalpack_js.jsonl"}
 # Fields kept for functional checks of a fixed file (run `test` against `entry_point`).
-_EXTRA = ("task_id", "entry_point", "test", "example_test", "bug_type", "failure_symptoms")
+_EXTRA = ("task_id", "entry_point", "test", "example_test", "bug_type", "failure_symptoms", "prompt", "declaration")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
   "$venv/bin/pip" install -q --no-deps -e "$root"
   echo "$want" > "$venv/.deps"
 fi
-"$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-0.5b}"
+"$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-0.5b}" >/dev/null
 
 if [ "${1:-}" = "--test" ]; then
   want=$(stamp "$root/requirements-test.txt")

@@ -95,7 +95,7 @@ def test_text_corpus_file_is_strict_jsonl():
 
 
 def test_data_dir_override_and_errors(tmp_path, monkeypatch):
-    record = {"task_id": "Python/0", "entry_point": "f", "declaration": "def f():\n",
+    record = {"task_id": "Python/0", "entry_point": "f", "declaration": "def f():\n", "prompt": "def f():\n",
               "buggy_solution": "    return 1\n", "canonical_solution": "    return 2\n",
               "test": "", "example_test": "", "bug_type": "", "failure_symptoms": ""}
     (tmp_path / "humanevalpack_python.jsonl").write_text(json.dumps(record) + "\n")

@@ -47,3 +47,24 @@ async def test_applied_edit_equals_engine_result(tmp_path, encoding):
             assert res["applied"] is True, (res, [m.message for m in client.messages])
             assert editor.text(URI) == engine["text"]
             assert res["stats"]["sampled"] == engine["stats"]["sampled"]
+
+
+@pytest.mark.slow
+async def test_real_qwen_edit_through_the_server(tmp_path):
+    """The offline Qwen2.5-Coder-0.5B behind the server: verified selector, the editor gets exactly its result."""
+    from copy_as_decode.engine import models
+    if not models.is_installed("qwen2.5-coder-0.5b"):
+        pytest.skip("qwen2.5-coder-0.5b not installed (scripts/setup.sh installs it)")
+    log = tmp_path / "worker-out.jsonl"
+    script = f'{shlex.quote(sys.executable)} -m copy_as_decode.cli worker "$@" | tee -a {shlex.quote(str(log))}'
+    document = (ROOT / "examples" / "buggy.py").read_text()
+    settings = dict(model="qwen2.5-coder-0.5b", device="cpu", dtype="float32", selector="verified",
+                    maxNewTokens=300, timeout=900)
+    async with session(encoding=UTF16, worker=["bash", "-c", script, "worker"], **settings) as (client, editor):
+        editor.open(URI, document)
+        res = await edit(client, URI, "Fix the bug: the mean divides by the wrong count.", editor=editor)
+        [engine] = [a["result"] for a in map(json.loads, log.read_text().splitlines())
+                    if isinstance(a.get("result"), dict) and "text" in a["result"]]
+        assert res["applied"] is True, (res, [m.message for m in client.messages])
+        assert editor.text(URI) == engine["text"]
+        assert engine["stats"]["spliced"] > engine["stats"]["sampled"]  # most of the file was copied, not decoded

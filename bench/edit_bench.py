@@ -1,0 +1,110 @@
+"""Edit: HumanEvalFix through each selector and HF prompt-lookup decoding, side by side in one run."""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+SELECTORS = ("grammar", "verified", "full", "prompt-lookup")
+
+
+def add_arguments(p) -> None:
+    from copy_as_decode.cli import add_engine_arguments
+    add_engine_arguments(p)
+    p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
+    p.add_argument("--corpora", nargs="+", default=["humanevalfix-python", "humanevalfix-js"])
+    p.add_argument("--selectors", nargs="+", default=list(SELECTORS), choices=SELECTORS)
+    p.add_argument("--max-new-tokens", type=int, default=768)
+    p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
+    p.add_argument("--json", default="results/edit.json")
+
+
+def user_file(case) -> tuple[str, str]:
+    """The file a user would have open: the full prompt (imports, signature, docstring) and the body."""
+    decl, prompt = case.extra["declaration"], case.extra["prompt"]
+    return prompt + case.before[len(decl):], prompt + case.after[len(decl):]
+
+
+def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int, lookup: int) -> tuple[str, int]:
+    """The peer baseline: transformers' prompt-lookup decoding on the same rewrite prompt, same stop rule."""
+    import torch
+
+    from copy_as_decode.engine import prompt
+    from copy_as_decode.engine.engine import fenced_text
+    ids = prompt.prompt_ids(engine.tok, prompt.rewrite_messages(document, instruction), prompt.REWRITE_PREFIX)
+    out = engine.model.generate(torch.tensor([ids], device=engine.model.device), do_sample=False,
+                                max_new_tokens=max_new_tokens, prompt_lookup_num_tokens=lookup,
+                                eos_token_id=engine.eos, pad_token_id=engine.eos, stop_strings=["\n```"],
+                                tokenizer=engine.tok)[0, len(ids):].tolist()
+    return fenced_text(engine.tok.decode(out, skip_special_tokens=True)), len(out)
+
+
+def run_case(engine, case, selector, args) -> dict:
+    from copy_as_decode.bench.functional import passes
+    document, gold = user_file(case)
+    start = time.perf_counter()
+    if selector == "prompt-lookup":
+        text, n = prompt_lookup(engine, document, case.instruction, args.max_new_tokens, args.lookup)
+        row = {"sampled": n, "spliced": 0, "tokens": None}
+    else:
+        r = engine.edit(document, case.instruction, selector, max_new_tokens=args.max_new_tokens)
+        text = r.text
+        row = {"sampled": r.stats.sampled, "spliced": r.stats.spliced, "forwards": r.stats.forwards,
+               "tokens": r.tokens or None, "program": r.program}
+    row.update(id=case.id, selector=selector, seconds=time.perf_counter() - start, text=text,
+               exact=text == gold, passed=passes(case.corpus, text, case.extra["test"], case.extra["entry_point"]))
+    return row
+
+
+def summarize(rows: list[dict]) -> dict:
+    full = {r["id"]: r for r in rows if r["selector"] == "full"}
+    out = {}
+    for sel in SELECTORS:
+        rs = [r for r in rows if r["selector"] == sel]
+        if not rs:
+            continue
+        s = {"cases": len(rs), "seconds": sum(r["seconds"] for r in rs),
+             "median_s": statistics.median(r["seconds"] for r in rs),
+             "sampled": sum(r["sampled"] for r in rs), "spliced": sum(r["spliced"] for r in rs),
+             "exact": sum(r["exact"] for r in rs), "passed": sum(bool(r["passed"]) for r in rs)}
+        if full:
+            s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
+            s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
+            s["identical_to_full"] = sum(r["text"] == full[r["id"]]["text"] for r in rs)
+        out[sel] = s
+    return out
+
+
+def run(args) -> int:
+    import torch
+    from tqdm import tqdm
+
+    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.cli import engine_from
+    engine = engine_from(args)
+    report = {"model": args.model, "device": engine.device, "dtype": engine.dtype,
+              "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
+    engine.edit("x = 1\n", "warm up", "full", max_new_tokens=2)  # first-call costs stay out of the timings
+    for corpus in args.corpora:
+        cases = load(corpus)
+        picked = [cases[round(k * (len(cases) - 1) / max(args.limit - 1, 1))] for k in range(args.limit)]
+        rows = []
+        for case in tqdm(picked, desc=corpus, file=sys.stderr):
+            rows += [run_case(engine, case, sel, args) for sel in args.selectors]
+        for r in rows:  # the exactness claim, checked token by token where both sides have tokens
+            r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
+                                             if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
+        report["corpora"][corpus] = {"summary": summarize(rows), "cases": rows}
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
+    print(f"model {args.model} on {engine.device} {engine.dtype}, {report['threads']} threads")
+    print(f"{'corpus':<20} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
+          f"{'sampled':>8} {'copied':>7} {'same as full':>12} {'exact':>6} {'tests':>6}")
+    for corpus, data in report["corpora"].items():
+        for sel, s in data["summary"].items():
+            print(f"{corpus:<20} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
+                  f"{s.get('speedup', float('nan')):>7.2f}x {s['sampled']:>8} {s['spliced']:>7} "
+                  f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed']:>6}")
+    print(f"wrote {out}")
+    return 0
