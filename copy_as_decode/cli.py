@@ -170,10 +170,11 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
     from copy_as_decode.core.program import ProgramSyntaxError
     from copy_as_decode.core.resolver import ResolveError
+    from copy_as_decode.bench.corpora import CorpusError
     from copy_as_decode.engine.models import ModelError
     try:
         return args.func(args)
-    except (UserError, ProgramSyntaxError, ResolveError, ModelError, ValueError) as e:
+    except (UserError, ProgramSyntaxError, ResolveError, ModelError, CorpusError, ValueError) as e:
         print(f"copy-as-decode: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
