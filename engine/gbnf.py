@@ -1,0 +1,183 @@
+"""The program grammar in GBNF, for inference engines that take llama.cpp grammars (llama.cpp; vLLM and
+SGLang read the same notation through xgrammar), written afresh for each completion request.
+
+A remote edit is a chain of completions: each one decodes until a copy tag closes, the copied lines are
+appended to the prompt, and the next completion continues from there. So each request's grammar starts where
+the program stands (`State`) and ends right after the next copy tag's `"/>`: after it only the end of the
+sequence is allowed, which a stop string on `"/>` cuts short. Because every request knows how many lines are
+already spent, the line numbers are exact, as in core/grammar.py: a copy starts after the last copied line,
+ends at or after its start, and stays within 1..n; numbers have no leading zeros; a copy is offered only while
+a line remains. Gen bodies cannot contain "</gen>": the body is a six-state automaton over the characters.
+
+The end number depends on the start number, so the start is spelled through a decimal trie (one rule per
+prefix) whose leaves lead to the end range of that start: about 2 rules per remaining line. Above
+ORDERED_MAX_LINES remaining lines the copy is split over two requests instead: the first grammar ends after
+`<copy lines="I-` (the engine then samples the end of sequence: one extra forward per copy), the next one
+knows I and allows ends I..n. The resolver checks the order again either way.
+"""
+from dataclasses import dataclass
+
+from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Item
+
+ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
+COPY_OPEN = '<copy lines="'
+COPY_CLOSE = '"/>'
+
+
+@dataclass(frozen=True)
+class State:
+    """Where a program stands between two requests.
+
+    kind "between": after a complete item (or at the start); "gen": inside a gen body whose text ends with
+    the first `partial` characters of "</gen>"; "copy_end": after `<copy lines="START-`.
+    """
+    kind: str = "between"
+    last: int = 0           # lines 1..last are spent
+    first: bool = True      # nothing written yet (no "\n" may lead)
+    newline: bool = False   # between items, the one separating "\n" is already written
+    partial: int = 0
+    start: int = 0
+
+
+class ProgramStateError(ValueError):
+    """The program text is not a prefix of any program the grammar allows."""
+
+
+def state_after(items: list[Item], pending: str) -> State:
+    """The state after complete `items` and the unfinished text `pending` that follows them."""
+    last = max((it.end for it in items if isinstance(it, Copy)), default=0)
+    if any(isinstance(it, CopySpan) for it in items):
+        raise ProgramStateError("span copies are not part of the generated program grammar")
+    first = not items
+    body = pending.lstrip("\n")
+    lead = pending[: len(pending) - len(body)]
+    if len(lead) > (0 if first else 1):
+        raise ProgramStateError(f"unexpected {lead!r} between items")
+    if not body:
+        return State("between", last, first, newline=bool(lead))
+    if body.startswith(GEN_OPEN):
+        text = body[len(GEN_OPEN):]
+        if GEN_CLOSE in text:
+            raise ProgramStateError("a closed gen was not reported as complete")
+        partial = next(k for k in range(len(GEN_CLOSE) - 1, -1, -1) if text.endswith(GEN_CLOSE[:k]))
+        return State("gen", last, partial=partial)
+    if body.startswith(COPY_OPEN) and body.endswith("-") and body[len(COPY_OPEN):-1].isdigit():
+        return State("copy_end", last, start=int(body[len(COPY_OPEN):-1]))
+    raise ProgramStateError(f"cannot continue a program from {body[:40]!r}")
+
+
+def request_grammar(n_lines: int, state: State = State(), ordered_max: int = ORDERED_MAX_LINES) -> str:
+    """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end."""
+    n, last = n_lines, state.last
+    lo = last + 1
+    two_phase = n - last > ordered_max
+    if state.kind == "copy_end":
+        if not lo <= state.start <= n:
+            raise ProgramStateError(f"copy start {state.start} outside {lo}-{n}")
+        root = f"root ::= {_range_expr(state.start, n)} close"
+    elif state.kind == "gen":
+        root = f"root ::= b{state.partial}"
+    elif state.first:
+        root = "root ::= item?"
+    elif state.newline:
+        root = "root ::= item"
+    else:
+        root = "root ::= after"
+    rules = [
+        root,
+        'after ::= ("\\n"? item)?',
+        "item ::= gen" + (" | copy" if last < n else ""),
+        'gen ::= "<gen>" b0',
+        # b<k>: the body so far ends with the first k characters of "</gen>" (and nowhere contains all of it).
+        "b0 ::= [^<] b0 | \"<\" b1",
+        "b1 ::= [^</] b0 | \"<\" b1 | \"/\" b2",
+        "b2 ::= [^<g] b0 | \"<\" b1 | \"g\" b3",
+        "b3 ::= [^<e] b0 | \"<\" b1 | \"e\" b4",
+        "b4 ::= [^<n] b0 | \"<\" b1 | \"n\" b5",
+        "b5 ::= [^<>] b0 | \"<\" b1 | \">\" after",
+        'close ::= "\\"/>"',
+    ]
+    if last < n:
+        if two_phase:
+            rules.append(f'copy ::= "<copy lines=\\"" {_range_expr(lo, n)} "-"')
+        else:
+            rules.append('copy ::= "<copy lines=\\"" s')
+            rules += _ordered(lo, n)
+    return "\n".join(rules) + "\n"
+
+
+def _ordered(lo: int, n: int) -> list[str]:
+    """Trie rules s<prefix> spelling a start I in lo..n, each complete start going on to e<I> (ends I..n)."""
+    rules = []
+
+    def child(c: int) -> str:
+        return f"s{c}" if _viable_longer(c, lo, n) else f'"-" e{c}'
+
+    def node(p: int) -> None:
+        alts = ['"-" e%d' % p] if p and lo <= p <= n else []
+        for d in range(0 if p else 1, 10):
+            c = p * 10 + d
+            if _viable(c, lo, n):
+                alts.append(f'"{d}" {child(c)}')
+                if _viable_longer(c, lo, n):
+                    node(c)
+        rules.append(f"{'s%d' % p if p else 's'} ::= " + " | ".join(alts))
+
+    node(0)
+    rules += [f"e{q} ::= {_range_expr(q, n)} close" for q in range(lo, n + 1)]
+    return rules
+
+
+def _viable(p: int, lo: int, hi: int) -> bool:
+    """Some number in lo..hi is spelled with p's digits first (p itself included)."""
+    return lo <= p <= hi or _viable_longer(p, lo, hi)
+
+
+def _viable_longer(p: int, lo: int, hi: int) -> bool:
+    """Some number in lo..hi is spelled as p's digits followed by at least one more digit."""
+    a, b = p * 10, p * 10 + 9
+    while a <= hi:
+        if b >= lo:
+            return True
+        a, b = a * 10, b * 10 + 9
+    return False
+
+
+def _range_expr(lo: int, hi: int) -> str:
+    """A GBNF expression for the decimal numbers lo..hi (1 <= lo <= hi), without leading zeros."""
+    alts = []
+    for width in range(len(str(lo)), len(str(hi)) + 1):
+        a, b = max(lo, 10 ** (width - 1)), min(hi, 10 ** width - 1)
+        if a <= b:
+            alts += _fixed(str(a), str(b))
+    return alts[0] if len(alts) == 1 else "(" + " | ".join(alts) + ")"
+
+
+def _fixed(a: str, b: str) -> list[str]:
+    """Digit strings of equal width from a to b, as GBNF sequences."""
+    if not a:
+        return [""]
+    if a[0] == b[0]:
+        return [_seq(f'"{a[0]}"', rest) for rest in _fixed(a[1:], b[1:])]
+    out, lo_d, hi_d = [], int(a[0]), int(b[0])
+    low_full, high_full = set(a[1:]) <= {"0"}, set(b[1:]) <= {"9"}
+    first_mid = lo_d if low_full else lo_d + 1
+    last_mid = hi_d if high_full else hi_d - 1
+    if not low_full:
+        out += [_seq(f'"{lo_d}"', rest) for rest in _fixed(a[1:], "9" * (len(a) - 1))]
+    if first_mid <= last_mid:
+        out.append(_seq(_cls(first_mid, last_mid), " ".join(["[0-9]"] * (len(a) - 1))))
+    if not high_full:
+        out += [_seq(f'"{hi_d}"', rest) for rest in _fixed("0" * (len(b) - 1), b[1:])]
+    return out
+
+
+def _cls(a: int, b: int) -> str:
+    return f'"{a}"' if a == b else f"[{a}-{b}]"
+
+
+def _seq(head: str, rest: str) -> str:
+    return f"{head} {rest}".strip()
+
+
+__all__ = ["State", "ProgramStateError", "state_after", "request_grammar", "ORDERED_MAX_LINES", "COPY_CLOSE"]

@@ -1,0 +1,76 @@
+"""Learning curve: fine-tune on the first N examples for each N, score each adapter on HumanEvalFix with
+the grammar selector (the `bench edit` harness), plot exact match and tests passed against N.
+
+Resumable: an adapter or evaluation already on disk is reused, so the curve can grow one size at a time.
+"""
+import json
+import sys
+from argparse import Namespace
+from dataclasses import replace
+from pathlib import Path
+
+from .sft import Config, train
+
+
+def spec_for(base: str, adapters: Path, n: int) -> str:
+    return base if n == 0 else f"{base}+{adapters / f'n{n}'}"
+
+
+def evaluate(spec: str, out_json: Path, args) -> dict:
+    """Run `copy-as-decode bench edit` for one model spec (cached in out_json); returns its summary."""
+    if not out_json.exists():
+        from copy_as_decode.bench import edit_bench
+        edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
+                                 limit=args.limit, corpora=[args.corpus], selectors=["grammar"],
+                                 max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
+    report = json.loads(out_json.read_text())
+    return report["corpora"][args.corpus]["summary"]["grammar"]
+
+
+def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -> dict:
+    out = Path(args.out)
+    adapters = out / "adapters"
+    points = []
+    for n in args.sizes:
+        adapter = adapters / f"n{n}"
+        record = None
+        if n and not (adapter / "adapter_config.json").exists():
+            log(f"training on {n} examples -> {adapter}")
+            record = train(replace(base_cfg, examples=n, out=str(adapter)))
+        elif n:
+            record = json.loads((adapter / "train.json").read_text())
+        s = evaluate(spec_for(base_cfg.model, adapters, n), out / f"eval_n{n}.json", args)
+        points.append({"examples": n, "cases": s["cases"], "exact": s["exact"], "passed": s["passed"],
+                       "sampled": s["sampled"], "spliced": s["spliced"], "seconds": s["seconds"],
+                       "train_seconds": record["seconds"] if record else 0.0,
+                       "train_sequences": record["sequences"] if record else 0,
+                       "final_loss": record["losses"][-1] if record else None})
+        log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
+    result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit,
+              "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
+              "points": points}
+    (out / "curve.json").write_text(json.dumps(result, indent=1))
+    plot(result, out / "curve.png")
+    log(f"wrote {out / 'curve.json'} and {out / 'curve.png'}")
+    return result
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    pts = result["points"]
+    xs = [p["examples"] for p in pts]
+    fig, ax = plt.subplots(figsize=(6, 4), dpi=120)
+    for key, label, marker in (("exact", "exact match", "o"), ("passed", "tests pass", "s")):
+        ax.plot(xs, [100 * p[key] / p["cases"] for p in pts], marker=marker, label=label)
+    ax.axhspan(12, 17, color="grey", alpha=0.15, label="paper, exact match (12-17%)")
+    ax.set_xlabel("training examples")
+    ax.set_ylabel(f"% of {pts[0]['cases'] if pts else 0} {result['corpus']} cases")
+    ax.set_title(f"{result['model']} + LoRA, grammar selector")
+    ax.set_ylim(-2, 100)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,748 @@
+"""Training examples for edit programs, generated from code and prose found on this machine.
+
+Every example is (instruction, before, after) plus the line-oracle program that turns before into after.
+Sources, none of them an evaluation corpus:
+
+- python-bug / js-bug: a real function (Python standard library sources; JavaScript files of globally
+  installed npm packages) with one synthetic bug of a HumanEvalFix bug type injected (operator misuse,
+  value misuse, variable misuse, function misuse, missing logic, excess logic). The document is the
+  BUGGY function, the target the original, the instruction "Fix bugs in <name>.".
+- code-edit: multi-line edits of the same functions, with an instruction that says what to do: insert
+  (a comment, a guard), delete (docstring, comment lines, an `if` block, one statement), replace (rename
+  a variable), move (a statement, a whole function).
+- prose-edit: paragraphs of documentation files (READMEs and Markdown under /usr/share/doc and the npm
+  packages, module docstrings): typo fixes, word replacements, paragraph deletion, insertion and moves.
+
+Functions and paragraphs sharing a distinctive line with any evaluation corpus are skipped. Output is
+deterministic for a given seed and set of source files.
+"""
+import ast
+import hashlib
+import io
+import json
+import random
+import re
+import sys
+import textwrap
+import tokenize
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.oracle import line_oracle
+from copy_as_decode.core.program import format_program, parse
+from copy_as_decode.core.resolver import resolve
+
+PYTHON_ROOT = Path(sys.base_prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+JS_ROOTS = (Path("/usr/lib/node_modules"), Path("/usr/share/nodejs"), Path("/usr/local/lib/node_modules"))
+PROSE_ROOTS = (Path("/usr/share/doc"), Path("/usr/lib/node_modules"), Path("/usr/local/lib/node_modules"))
+BUG_TYPES = ("operator misuse", "value misuse", "variable misuse", "function misuse", "missing logic",
+             "excess logic")
+# Share of each source in a generated set (the evaluation is Python bug fixing, so that leads).
+MIX = {"python-bug": 0.45, "js-bug": 0.15, "code-edit": 0.25, "prose-edit": 0.15}
+MIN_LINES, MAX_LINES = 5, 40
+# A line this long (stripped) that also occurs in an evaluation corpus marks the snippet as contaminated.
+DISTINCTIVE = 20
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    source: str       # python-bug, js-bug, code-edit, prose-edit
+    kind: str         # bug type or edit kind
+    instruction: str
+    before: str
+    after: str
+    program: str      # compact line-oracle program (items joined without separators)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    origin: str       # file:line, for the record
+    name: str         # function name ("" for prose)
+    text: str
+    language: str     # python, javascript, prose
+
+
+# ----------------------------------------------------------------------------------------------- sources
+
+def python_functions(root: Path = PYTHON_ROOT) -> list[Snippet]:
+    """Top-level functions and methods (dedented) of MIN_LINES..MAX_LINES lines from root/*.py."""
+    out = []
+    for path in sorted(Path(root).glob("*.py")):
+        try:
+            src = path.read_text(encoding="utf-8")
+            tree = ast.parse(src)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        lines = split_lines(src)
+        nodes = []
+        for node in tree.body:
+            nodes += [node] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+            if isinstance(node, ast.ClassDef):
+                nodes += [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        for node in nodes:
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if not MIN_LINES <= node.end_lineno - start + 1 <= MAX_LINES:
+                continue
+            text = textwrap.dedent("".join(lines[start - 1:node.end_lineno]))
+            if "\t" in text or not text.endswith("\n") or max(map(len, text.split("\n"))) > 100:
+                continue
+            try:
+                ast.parse(text)
+            except SyntaxError:
+                continue
+            out.append(Snippet(f"{path.name}:{start}", node.name, text, "python"))
+    return out
+
+
+_JS_HEAD = re.compile(r"^(\s*)(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(.*\)\s*\{\s*$"
+                      r"|^(\s*)(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\([^()]*\)\s*=>\s*\{\s*$"
+                      r"|^(\s*)(?:static\s+)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\{\s*$")
+_JS_NOT_NAMES = {"if", "for", "while", "switch", "catch", "function", "return", "with", "constructor"}
+
+
+def js_files(roots=JS_ROOTS) -> list[Path]:
+    files = []
+    for root in roots:
+        if root.is_dir():
+            files += [p for p in root.rglob("*.js") if p.is_file() and not re.search(r"\.min\.js$|/dist/|/test/", str(p))]
+    return sorted(files)
+
+
+def js_functions(files=None) -> list[Snippet]:
+    """Functions whose closing brace sits alone at the header's indent, MIN_LINES..MAX_LINES lines."""
+    out = []
+    for path in js_files() if files is None else files:
+        try:
+            lines = split_lines(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        for k, line in enumerate(lines):
+            m = _JS_HEAD.match(line)
+            if not m:
+                continue
+            indent = next(g for g in (m[1], m[3], m[5]) if g is not None)
+            name = next(g for g in (m[2], m[4], m[6]) if g is not None)
+            if name in _JS_NOT_NAMES:
+                continue
+            for e in range(k + 1, min(k + MAX_LINES, len(lines))):
+                if lines[e].rstrip("\r\n") in (indent + "}", indent + "};"):
+                    break
+                if lines[e].strip() and len(lines[e]) - len(lines[e].lstrip()) <= len(indent):
+                    e = -1
+                    break
+            else:
+                continue
+            if e < 0 or e - k + 1 < MIN_LINES:
+                continue
+            text = textwrap.dedent("".join(lines[k:e + 1]))
+            if "\t" in text or not text.endswith("\n") or "`" in text or max(map(len, text.split("\n"))) > 100:
+                continue
+            out.append(Snippet(f"{path.relative_to(path.anchor)}:{k + 1}", name, text, "javascript"))
+    return out
+
+
+def prose_files(roots=PROSE_ROOTS) -> list[Path]:
+    files = []
+    for root in roots:
+        if root.is_dir():
+            files += [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+                      and re.search(r"(?i)(readme[^/]*|\.md|\.markdown|\.txt)$", p.name)
+                      and p.stat().st_size < 200_000]
+    return sorted(files)
+
+
+def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
+    """Runs of whole paragraphs (6..30 lines) of documentation files and module docstrings."""
+    texts = []
+    for path in prose_files() if files is None else files:
+        try:
+            texts.append((str(path), path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError):
+            continue
+    for path in sorted(Path(python_root).glob("*.py")):
+        try:
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        if doc:
+            texts.append((f"{path.name}:docstring", doc + "\n"))
+    out = []
+    for origin, text in texts:
+        paras = [p for p in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n")) if p.strip()]
+        chunk: list[str] = []
+        for para in paras + [None]:
+            size = sum(p.count("\n") + 1 for p in chunk) + max(len(chunk) - 1, 0)
+            if para is None or size + para.count("\n") + 2 > 30:
+                if size >= 6 and len(chunk) >= 2:
+                    body = "\n\n".join(chunk) + "\n"
+                    if "\t" not in body and max(map(len, body.split("\n"))) <= 100 and re.search(r"[a-z]{4}", body):
+                        out.append(Snippet(f"{origin}:{len(out)}", "", body, "prose"))
+                chunk = []
+            if para is not None and para.count("\n") < 25:
+                chunk.append(para.rstrip("\n"))
+    return out
+
+
+def evaluation_lines(include=("humanevalfix-python", "humanevalfix-js", "text")) -> tuple[set[str], set[str], set[str]]:
+    """(distinctive lines, whole documents, function names) of the evaluation corpora found here."""
+    from copy_as_decode.bench.corpora import CorpusError, load
+    from copy_as_decode.bench.edit_bench import user_file
+    lines, docs, names = set(), set(), set()
+    for name in include:
+        try:
+            cases = load(name)
+        except CorpusError:
+            continue
+        for c in cases:
+            texts = [c.before, c.after] + (list(user_file(c)) if "prompt" in c.extra else [])
+            docs.update(texts)
+            names.add(c.extra.get("entry_point", ""))
+            for t in texts:
+                lines.update(s for s in (x.strip() for x in t.split("\n")) if len(s) >= DISTINCTIVE)
+    names.discard("")
+    return lines, docs, names
+
+
+def decontaminate(snippets: list[Snippet], lines: set[str], names: set[str]) -> list[Snippet]:
+    return [s for s in snippets if s.name not in names
+            and not any(len(x) >= DISTINCTIVE and x in lines for x in (y.strip() for y in s.text.split("\n")))]
+
+
+# ------------------------------------------------------------------------------------------- Python bugs
+
+_PY_OPS = {"+": ("-",), "-": ("+",), "*": ("/", "+"), "/": ("*", "//"), "//": ("/", "%"), "%": ("//",),
+           "<": ("<=", ">"), "<=": ("<", ">="), ">": (">=", "<"), ">=": (">", "<="), "==": ("!=",),
+           "!=": ("==",), "+=": ("-=",), "-=": ("+=",), "**": ("*",), "and": ("or",), "or": ("and",),
+           "in": ("not in",), "is": ("is not",)}
+_FUNCS = {"min": "max", "max": "min", "any": "all", "all": "any", "lower": "upper", "upper": "lower",
+          "startswith": "endswith", "endswith": "startswith", "lstrip": "rstrip", "rstrip": "lstrip",
+          "find": "rfind", "rfind": "find", "index": "rindex", "floor": "ceil", "ceil": "floor",
+          "append": "extend", "extend": "append", "keys": "values", "values": "keys", "sorted": "reversed",
+          "split": "rsplit", "isdigit": "isalpha", "isalpha": "isdigit", "strip": "lstrip", "sum": "len",
+          "items": "keys", "insert": "append", "pop": "popitem", "issubclass": "isinstance",
+          "isinstance": "issubclass", "getattr": "hasattr", "join": "split", "str": "repr", "repr": "str",
+          "int": "float", "list": "tuple", "tuple": "list", "isupper": "islower", "islower": "isupper"}
+
+
+class _PyFunc:
+    """A parsed Python function: its lines, tokens, and where its body (after the docstring) starts."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = split_lines(text)
+        self.tree = ast.parse(text)
+        fn = self.tree.body[0]
+        self.fn = fn
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            self.docstring = (body[0].lineno, body[0].end_lineno)
+            body = body[1:]
+        else:
+            self.docstring = None
+        self.body_start = body[0].lineno if body else len(self.lines) + 1
+        self.tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)]
+        args = fn.args
+        self.locals = sorted({a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg not in ("self", "cls")}
+                             | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
+
+    def body_tokens(self):
+        return [(k, t) for k, t in enumerate(self.tokens) if t.start[0] >= self.body_start and t.start[0] == t.end[0]]
+
+    def replace(self, tok, new: str) -> str:
+        (row, a), (_, b) = tok.start, tok.end
+        lines = list(self.lines)
+        lines[row - 1] = lines[row - 1][:a] + new + lines[row - 1][b:]
+        return "".join(lines)
+
+    def stmts(self):
+        return [n for n in ast.walk(self.fn) if isinstance(n, ast.stmt) and n is not self.fn
+                and n.lineno >= self.body_start]
+
+
+def _byte_col(line: str, col: int) -> int:
+    return len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
+
+
+def _valid_python(text: str) -> bool:
+    try:
+        ast.parse(text)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+def python_bug(text: str, bug_type: str, rng: random.Random) -> str | None:
+    """`text` with one bug of `bug_type`, or None when this function offers no place for one."""
+    f = _PyFunc(text)
+    toks = f.body_tokens()
+    cands: list[str] = []
+    if bug_type == "operator misuse":
+        for k, t in toks:
+            if t.string in _PY_OPS and t.type in (tokenize.OP, tokenize.NAME):
+                nxt = f.tokens[k + 1].string if k + 1 < len(f.tokens) else ""
+                prev = f.tokens[k - 1].string if k else ""
+                if t.string in ("in", "is") and (nxt == "not" or prev == "not"):
+                    continue
+                cands += [f.replace(t, rng.choice(_PY_OPS[t.string]))]
+    elif bug_type == "value misuse":
+        for k, t in toks:
+            if t.type == tokenize.NUMBER and re.fullmatch(r"[0-9]+", t.string):
+                v = int(t.string)
+                cands.append(f.replace(t, str(rng.choice([v + 1, v - 1] if v > 1 else [v + 1]))))
+            elif t.type == tokenize.NAME and t.string in ("True", "False"):
+                cands.append(f.replace(t, "False" if t.string == "True" else "True"))
+            elif t.type == tokenize.STRING and re.fullmatch(r"([rbu]?)(['\"])([^'\"\\{}]{0,12})\2", t.string):
+                m = re.fullmatch(r"([rbu]?)(['\"])([^'\"\\{}]{0,12})\2", t.string)
+                body = m[3]
+                new = (body[:-1] if len(body) > 1 and rng.random() < 0.5 else body + ("" if body == " " else " ")) \
+                    if body else " "
+                if new != body:
+                    cands.append(f.replace(t, f"{m[1]}{m[2]}{new}{m[2]}"))
+    elif bug_type == "variable misuse":
+        names = f.locals
+        for k, t in toks:
+            prev = f.tokens[k - 1].string if k else ""
+            nxt = f.tokens[k + 1].string if k + 1 < len(f.tokens) else ""
+            if t.type == tokenize.NAME and t.string in names and prev != "." and nxt != "=" and len(names) > 1:
+                cands.append(f.replace(t, rng.choice([n for n in names if n != t.string])))
+    elif bug_type == "function misuse":
+        for k, t in toks:
+            nxt = f.tokens[k + 1].string if k + 1 < len(f.tokens) else ""
+            if t.type == tokenize.NAME and t.string in _FUNCS and nxt == "(":
+                cands.append(f.replace(t, _FUNCS[t.string]))
+    elif bug_type == "missing logic":
+        for s in f.stmts():
+            if s.lineno == s.end_lineno and not isinstance(s, (ast.FunctionDef, ast.ClassDef)):
+                cands.append("".join(f.lines[:s.lineno - 1] + f.lines[s.end_lineno:]))
+        for n in ast.walk(f.fn):
+            if isinstance(n, ast.BoolOp) and n.lineno == n.end_lineno and n.lineno >= f.body_start:
+                line = f.lines[n.lineno - 1]
+                a, b = _byte_col(line, n.values[-2].end_col_offset), _byte_col(line, n.end_col_offset)
+                lines = list(f.lines)
+                lines[n.lineno - 1] = line[:a] + line[b:]
+                cands.append("".join(lines))
+    elif bug_type == "excess logic":
+        for s in f.stmts():
+            line = f.lines[s.lineno - 1]
+            if s.lineno != s.end_lineno and not isinstance(s, ast.If):
+                continue
+            if isinstance(s, ast.AugAssign) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                                                 and isinstance(s.value.func, ast.Attribute)
+                                                 and s.value.func.attr in ("append", "add", "write", "extend")):
+                cands.append("".join(f.lines[:s.lineno] + [line] + f.lines[s.lineno:]))
+            elif isinstance(s, ast.If) and s.test.lineno == s.test.end_lineno and f.locals:
+                end = _byte_col(line, s.test.end_col_offset)
+                v = rng.choice(f.locals)
+                extra = rng.choice([f" and {v}", f" and not {v}", f" or {v} is None"])
+                lines = list(f.lines)
+                lines[s.lineno - 1] = line[:end] + extra + line[end:]
+                cands.append("".join(lines))
+            elif isinstance(s, ast.Return) and s.value is not None and s.lineno == s.end_lineno and \
+                    isinstance(s.value, (ast.BinOp, ast.Call, ast.Name)) and \
+                    (isinstance(s.value, ast.BinOp) or "len" in ast.unparse(s.value)):
+                end = _byte_col(line, s.value.end_col_offset)
+                cands.append("".join(f.lines[:s.lineno - 1] + [line[:end] + rng.choice([" + 1", " - 1"])
+                                                                          + line[end:]] + f.lines[s.lineno:]))
+    else:
+        raise ValueError(f"unknown bug type {bug_type!r}")
+    cands = [c for c in cands if c != text and _valid_python(c)]
+    return rng.choice(cands) if cands else None
+
+
+# ----------------------------------------------------------------------------------------------- JS bugs
+
+_JS_TOKEN = re.compile(r"//.*|/\*.*?\*/|'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"|===|!==|==|!=|<=|>=|&&|\|\||"
+                       r"\+\+|--|\+=|-=|=>|[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|\S")
+_JS_OPS = {"===": ("!==",), "!==": ("===",), "<": ("<=", ">"), "<=": ("<",), ">": (">=", "<"), ">=": (">",),
+           "+": ("-",), "-": ("+",), "&&": ("||",), "||": ("&&",), "+=": ("-=",), "-=": ("+=",), "*": ("/",),
+           "++": ("--",), "--": ("++",)}
+_JS_FUNCS = {"push": "unshift", "unshift": "push", "startsWith": "endsWith", "endsWith": "startsWith",
+             "toLowerCase": "toUpperCase", "toUpperCase": "toLowerCase", "min": "max", "max": "min",
+             "some": "every", "every": "some", "indexOf": "lastIndexOf", "lastIndexOf": "indexOf",
+             "trimStart": "trimEnd", "trimEnd": "trimStart", "shift": "pop", "pop": "shift", "slice": "splice",
+             "filter": "find", "find": "filter", "keys": "values", "values": "keys", "floor": "ceil",
+             "ceil": "floor", "concat": "push", "includes": "startsWith", "has": "get", "resolve": "reject"}
+_JS_KEYWORDS = {"var", "let", "const", "function", "return", "if", "else", "for", "while", "do", "new", "this",
+                "typeof", "instanceof", "in", "of", "true", "false", "null", "undefined", "async", "await",
+                "throw", "try", "catch", "finally", "break", "continue", "switch", "case", "default", "class",
+                "extends", "super", "delete", "void", "yield", "static", "get", "set"}
+
+
+def _js_tokens(lines: list[str]):
+    """(line index, start, end, text) for code tokens; lines with a possible regex literal are skipped."""
+    out = []
+    for i, line in enumerate(lines):
+        if re.search(r"(^|[=(,:!&|?{};]\s*)/[^/*]", line):
+            continue
+        out += [(i, m.start(), m.end(), m.group()) for m in _JS_TOKEN.finditer(line)
+                if not m.group().startswith(("//", "/*", "'", '"'))]
+    return out
+
+
+def js_bug(text: str, bug_type: str, rng: random.Random) -> str | None:
+    lines = split_lines(text)
+    toks = [t for t in _js_tokens(lines) if t[0] > 0]  # not the header line
+    declared = sorted({m[1] for m in re.finditer(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)", text)}
+                      | {p for p in re.findall(r"[A-Za-z_$][\w$]*", lines[0][lines[0].find("("):])
+                         if p not in _JS_KEYWORDS})
+
+    def sub(t, new):
+        i, a, b, _ = t
+        out = list(lines)
+        out[i] = lines[i][:a] + new + lines[i][b:]
+        return "".join(out)
+
+    cands = []
+    for k, t in enumerate(toks):
+        s = t[3]
+        prev = toks[k - 1][3] if k else ""
+        nxt = toks[k + 1][3] if k + 1 < len(toks) else ""
+        if bug_type == "operator misuse" and s in _JS_OPS:
+            cands.append(sub(t, rng.choice(_JS_OPS[s])))
+        elif bug_type == "value misuse":
+            if re.fullmatch(r"[0-9]+", s):
+                v = int(s)
+                cands.append(sub(t, str(rng.choice([v + 1, v - 1] if v > 1 else [v + 1]))))
+            elif s in ("true", "false"):
+                cands.append(sub(t, "false" if s == "true" else "true"))
+        elif bug_type == "variable misuse" and s in declared and prev != "." and nxt not in ("=", ":") \
+                and len(declared) > 1 and prev not in ("const", "let", "var"):
+            cands.append(sub(t, rng.choice([d for d in declared if d != s])))
+        elif bug_type == "function misuse" and s in _JS_FUNCS and prev == "." and nxt == "(":
+            cands.append(sub(t, _JS_FUNCS[s]))
+    if bug_type == "missing logic":
+        for i in range(1, len(lines) - 1):
+            s = lines[i].strip()
+            if s.endswith(";") and not s.startswith(("//", "/*", "*", "return", "}")) and s.count("(") == s.count(")") \
+                    and "{" not in s and "}" not in s:
+                cands.append("".join(lines[:i] + lines[i + 1:]))
+        for i, a, b, s in toks:
+            if s in ("&&", "||"):  # drop "&& rest" up to the closing paren of an if condition
+                line = lines[i]
+                m = re.match(r"\s*(?:if|while)\s*\((.*)\)\s*\{?\s*$", line)
+                if m and line.find(")", b) == line.rfind(")") and line.count("(") == 1:
+                    out = list(lines)
+                    out[i] = line[:a].rstrip() + line[line.rfind(")"):]
+                    cands.append("".join(out))
+    elif bug_type == "excess logic":
+        for i in range(1, len(lines) - 1):
+            s = lines[i].strip()
+            if re.fullmatch(r"[\w$.\[\]]+\s*(\+\+|--|\+=.*|-=.*|\.push\(.*\));", s):
+                cands.append("".join(lines[:i + 1] + [lines[i]] + lines[i + 1:]))
+            m = re.fullmatch(r"(\s*(?:if|while)\s*\()(.*)(\)\s*\{\s*\n?)", lines[i])
+            if m and m[2].count("(") == m[2].count(")") and declared:
+                v = rng.choice(declared)
+                out = list(lines)
+                out[i] = m[1] + m[2] + rng.choice([f" && {v}", f" && !{v}", f" || {v} === undefined"]) + m[3]
+                cands.append("".join(out))
+    cands = [c for c in cands if c != text and c.count("{") == text.count("{")]
+    return rng.choice(cands) if cands else None
+
+
+# ------------------------------------------------------------------------------------------ code edits
+
+def _tick(s: str) -> str:
+    return f"`{s.strip()}`"
+
+
+def python_edit(snippet: Snippet, rng: random.Random, kinds=None) -> tuple[str, str, str] | None:
+    """(kind, instruction, after) for a multi-line edit of a Python function, or None."""
+    f = _PyFunc(snippet.text)
+    name, lines = snippet.name, f.lines
+    simple = [s for s in f.stmts() if s.lineno == s.end_lineno and len(lines[s.lineno - 1].strip()) < 70]
+    options = []
+    if f.docstring:
+        a, b = f.docstring
+        options.append(("delete", f"Remove the docstring of `{name}`.", "".join(lines[:a - 1] + lines[b:])))
+    comments = [i for i, x in enumerate(lines) if x.strip().startswith("#")]
+    if comments:
+        options.append(("delete", f"Delete the comment lines in `{name}`.",
+                        "".join(x for i, x in enumerate(lines) if i not in comments)))
+    ifs = [s for s in f.stmts() if isinstance(s, ast.If) and not s.orelse and s.test.lineno == s.lineno
+           and s.end_lineno > s.lineno]
+    if ifs:
+        s = rng.choice(ifs)
+        after = "".join(lines[:s.lineno - 1] + lines[s.end_lineno:])
+        if _valid_python(after):
+            options.append(("delete", f"Remove the {_tick(lines[s.lineno - 1])} block.", after))
+    if simple:
+        s = rng.choice(simple)
+        after = "".join(lines[:s.lineno - 1] + lines[s.lineno:])
+        if _valid_python(after):
+            options.append(("delete", f"Delete the line {_tick(lines[s.lineno - 1])}.", after))
+        indent = re.match(r"\s*", lines[s.lineno - 1])[0]
+        note = rng.choice(["TODO: handle errors here", "NOTE: keep this in sync with the caller",
+                           "FIXME: slow for large inputs", "the order matters below"])
+        options.append(("insert", f"Add the comment `# {note}` above the line {_tick(lines[s.lineno - 1])}.",
+                        "".join(lines[:s.lineno - 1] + [f"{indent}# {note}\n"] + lines[s.lineno - 1:])))
+    args = [a.arg for a in f.fn.args.args + f.fn.args.kwonlyargs if a.arg not in ("self", "cls")]
+    if args and f.body_start <= len(lines):
+        arg = rng.choice(args)
+        indent = re.match(r"\s*", lines[f.body_start - 1])[0]
+        if rng.random() < 0.5:
+            new = [f"{indent}if {arg} is None:\n", f"{indent}    raise ValueError(\"{arg} is required\")\n"]
+            instr = f"At the start of `{name}`'s body, raise ValueError(\"{arg} is required\") if `{arg}` is None."
+        else:
+            new = [f"{indent}assert {arg} is not None\n"]
+            instr = f"Assert that `{arg}` is not None at the start of `{name}`'s body."
+        options.append(("insert", instr, "".join(lines[:f.body_start - 1] + new + lines[f.body_start - 1:])))
+    names = [n for n in f.locals if len(n) > 1 and sum(t.string == n for t in f.tokens) >= 2]
+    if names:
+        old = rng.choice(names)
+        new = rng.choice([f"{old}_value", f"the_{old}", f"{old}2", f"new_{old}"])
+        out = list(lines)
+        for t in reversed(f.tokens):
+            if t.type == tokenize.NAME and t.string == old and t.start[0] == t.end[0]:
+                r, a, b = t.start[0] - 1, t.start[1], t.end[1]
+                out[r] = out[r][:a] + new + out[r][b:]
+        after = "".join(out)
+        if after.count("\n") == snippet.text.count("\n") and _valid_python(after):
+            options.append(("replace", f"Rename `{old}` to `{new}` in `{name}`.", after))
+    # move: one simple statement swapped with the simple statement right after it (same block)
+    pairs = [(a, b) for a in simple for b in simple if b.lineno == a.lineno + 1 and
+             lines[a.lineno - 1][:len(lines[a.lineno - 1]) - len(lines[a.lineno - 1].lstrip())] ==
+             lines[b.lineno - 1][:len(lines[b.lineno - 1]) - len(lines[b.lineno - 1].lstrip())]
+             and lines[a.lineno - 1] != lines[b.lineno - 1]]
+    if pairs:
+        a, b = rng.choice(pairs)
+        out = list(lines)
+        out[a.lineno - 1], out[b.lineno - 1] = out[b.lineno - 1], out[a.lineno - 1]
+        options.append(("move", f"Move the line {_tick(lines[b.lineno - 1])} above {_tick(lines[a.lineno - 1])}.",
+                        "".join(out)))
+    if kinds:
+        options = [o for o in options if o[0] in kinds]
+    return rng.choice(options) if options else None
+
+
+def js_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str] | None:
+    lines = split_lines(snippet.text)
+    options = []
+    stmts = [i for i in range(1, len(lines) - 1) if lines[i].strip().endswith(";") and "{" not in lines[i]
+             and "}" not in lines[i] and len(lines[i].strip()) < 70 and not lines[i].strip().startswith(("//", "*"))]
+    if stmts:
+        i = rng.choice(stmts)
+        options.append(("delete", f"Delete the line {_tick(lines[i])}.", "".join(lines[:i] + lines[i + 1:])))
+        indent = re.match(r"\s*", lines[i])[0]
+        note = rng.choice(["TODO: handle errors here", "keep in sync with the caller", "this can be slow"])
+        options.append(("insert", f"Add the comment `// {note}` above the line {_tick(lines[i])}.",
+                        "".join(lines[:i] + [f"{indent}// {note}\n"] + lines[i:])))
+        pairs = [i for i in stmts if i + 1 in stmts and lines[i] != lines[i + 1]
+                 and re.match(r"\s*", lines[i])[0] == re.match(r"\s*", lines[i + 1])[0]]
+        if pairs:
+            i = rng.choice(pairs)
+            out = list(lines)
+            out[i], out[i + 1] = out[i + 1], out[i]
+            options.append(("move", f"Move the line {_tick(lines[i + 1])} above {_tick(lines[i])}.", "".join(out)))
+    comments = [i for i, x in enumerate(lines) if x.strip().startswith("//")]
+    if comments:
+        options.append(("delete", f"Delete the comment lines in `{snippet.name}`.",
+                        "".join(x for i, x in enumerate(lines) if i not in comments)))
+    decl = sorted({m[1] for m in re.finditer(r"\b(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=", snippet.text)})
+    decl = [d for d in decl if len(d) > 1 and len(re.findall(rf"(?<![\w$.]){re.escape(d)}(?![\w$])", snippet.text)) >= 2]
+    if decl:
+        old = rng.choice(decl)
+        new = rng.choice([f"{old}Value", f"the{old[0].upper()}{old[1:]}", f"{old}2"])
+        out = [re.sub(rf"(?<![\w$.'\"]){re.escape(old)}(?![\w$'\"])", new, x) for x in lines]
+        options.append(("replace", f"Rename `{old}` to `{new}` in `{snippet.name}`.", "".join(out)))
+    return rng.choice(options) if options else None
+
+
+def function_move(a: Snippet, b: Snippet) -> tuple[str, str, str, str]:
+    """Two functions in one file; the edit moves the second above the first."""
+    before = a.text + "\n\n" + b.text
+    after = b.text + "\n\n" + a.text
+    return "move", f"Move `{b.name}` above `{a.name}`.", before, after
+
+
+# ------------------------------------------------------------------------------------------ prose edits
+
+_SWAPS = [("use", "employ"), ("file", "document"), ("show", "display"), ("start", "begin"), ("error", "failure"),
+          ("package", "bundle"), ("option", "setting"), ("run", "execute"), ("help", "assist"), ("list", "catalog"),
+          ("command", "instruction"), ("directory", "folder"), ("default", "standard"), ("user", "person"),
+          ("version", "release"), ("need", "require"), ("make", "create"), ("get", "obtain")]
+_NOTES = ["Note: this section may change in a future release.", "See the project website for more details.",
+          "This behaviour can be changed in the configuration file.", "Feedback on this part is welcome."]
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    k = rng.randrange(1, len(word) - 1)
+    op = rng.choice(["swap", "drop", "double"])
+    if op == "swap":
+        return word[:k] + word[k + 1] + word[k] + word[k + 2:] if word[k] != word[k + 1] else word[:k] + word[k + 1:]
+    if op == "drop":
+        return word[:k] + word[k + 1:]
+    return word[:k] + word[k] + word[k:]
+
+
+def prose_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """(kind, instruction, before, after): for a typo fix the document is the damaged text."""
+    text = snippet.text
+    lines = split_lines(text)
+    paras = []  # (first line index, last line index) of each paragraph
+    i = 0
+    while i < len(lines):
+        if lines[i].strip():
+            j = i
+            while j + 1 < len(lines) and lines[j + 1].strip():
+                j += 1
+            paras.append((i, j))
+            i = j + 1
+        else:
+            i += 1
+    opening = lambda p: " ".join(lines[p[0]].split()[:5])  # noqa: E731
+    options = []
+    words = [(i, m) for i, line in enumerate(lines) for m in re.finditer(r"\b[a-z]{5,12}\b", line)]
+    if words:
+        picked = sorted(rng.sample(words, min(len(words), rng.choice([1, 1, 2, 3]))), key=lambda w: (w[0], w[1].start()))
+        out = list(lines)
+        for i, m in reversed(picked):
+            out[i] = out[i][:m.start()] + _typo(m.group(), rng) + out[i][m.end():]
+        before = "".join(out)
+        if before != text:
+            options.append(("typo", rng.choice(["Fix the typos.", "Correct the spelling mistakes.",
+                                                "Fix spelling errors in this text."]), before, text))
+    present = [(a, b) for a, b in _SWAPS if re.search(rf"\b{a}\b", text)]
+    if present:
+        a, b = rng.choice(present)
+        options.append(("replace", f'Replace every whole word "{a}" with "{b}".', text,
+                        re.sub(rf"\b{a}\b", b, text)))
+    if len(paras) >= 2:
+        p = rng.choice(paras)
+        if len(opening(p)) >= 8 and sum(opening(q) == opening(p) for q in paras) == 1:
+            out = lines[:p[0]] + lines[p[1] + 1:]
+            if p[1] + 1 < len(lines) and not lines[p[1] + 1].strip() and (p[0] == 0 or not lines[p[0] - 1].strip()):
+                out = lines[:p[0]] + lines[p[1] + 2:]
+            options.append(("delete", f'Delete the paragraph that begins with "{opening(p)}".', text, "".join(out)))
+            note = rng.choice(_NOTES)
+            options.append(("insert", f'Add the sentence "{note}" as a new line after the paragraph that begins '
+                            f'with "{opening(p)}".', text,
+                            "".join(lines[:p[1] + 1] + [note + "\n"] + lines[p[1] + 1:])))
+            if p != paras[-1] and lines[-1].endswith("\n"):
+                block = lines[p[0]:p[1] + 1]
+                rest = lines[:p[0]] + lines[p[1] + 2:] if p[1] + 1 < len(lines) and not lines[p[1] + 1].strip() \
+                    else lines[:p[0]] + lines[p[1] + 1:]
+                options.append(("move", f'Move the paragraph that begins with "{opening(p)}" to the end.', text,
+                                "".join(rest + ["\n"] + block)))
+    heads = [i for i, x in enumerate(lines) if re.match(r"#{1,4} [A-Za-z][^`]*$", x)]
+    if heads:
+        i = rng.choice(heads)
+        title = lines[i].rstrip("\n")
+        new = re.sub(r"^(#+ )(.*)$", lambda m: m[1] + m[2].upper(), title)
+        if new != title:
+            options.append(("replace", f'Make the heading "{title.lstrip("# ")}" all upper case.', text,
+                            "".join(lines[:i] + [new + "\n"] + lines[i + 1:])))
+    return rng.choice(options) if options else None
+
+
+# --------------------------------------------------------------------------------------------- assembly
+
+_FIX = ["Fix bugs in {name}.", "Fix bugs in {name}.", "Fix bugs in {name}.", "Fix the bug in `{name}`.",
+        "There is a bug in {name}; fix it."]
+
+
+class Sources:
+    """The snippet pools, loaded once, decontaminated against the evaluation corpora found here."""
+
+    def __init__(self, python=None, javascript=None, prose=None, decontaminate_against=True):
+        python = python_functions() if python is None else python
+        javascript = js_functions() if javascript is None else javascript
+        prose = prose_chunks() if prose is None else prose
+        self.eval_docs: set[str] = set()
+        if decontaminate_against:
+            lines, self.eval_docs, names = evaluation_lines()
+            python, javascript = decontaminate(python, lines, names), decontaminate(javascript, lines, names)
+            prose = decontaminate(prose, lines, set())
+        self.python, self.javascript, self.prose = python, javascript, prose
+        by_file: dict[str, list[Snippet]] = {}
+        for s in python:
+            by_file.setdefault(s.origin.split(":")[0], []).append(s)
+        self.python_pairs = [(a, b) for fs in by_file.values() for a, b in zip(fs, fs[1:])
+                             if a.text.count("\n") + b.text.count("\n") <= MAX_LINES]
+
+
+def make_example(sources: Sources, source: str, rng: random.Random) -> Example | None:
+    if source in ("python-bug", "js-bug"):
+        pool, inject = (sources.python, python_bug) if source == "python-bug" else (sources.javascript, js_bug)
+        kind = rng.choice(BUG_TYPES)  # then look for a function that offers a place for this kind of bug
+        for _ in range(50):
+            s = rng.choice(pool)
+            if (buggy := inject(s.text, kind, rng)) is not None:
+                break
+        else:
+            return None
+        instr, before, after = rng.choice(_FIX).format(name=s.name), buggy, s.text
+    elif source == "code-edit":
+        r = rng.random()
+        if r < 0.1 and sources.python_pairs:
+            a, b = rng.choice(sources.python_pairs)
+            s = a
+            kind, instr, before, after = function_move(a, b)
+        elif r < 0.75 or not sources.javascript:
+            s = rng.choice(sources.python)
+            edit = python_edit(s, rng)
+            if edit is None:
+                return None
+            (kind, instr, after), before = edit, s.text
+        else:
+            s = rng.choice(sources.javascript)
+            edit = js_edit(s, rng)
+            if edit is None:
+                return None
+            (kind, instr, after), before = edit, s.text
+    elif source == "prose-edit":
+        s = rng.choice(sources.prose)
+        edit = prose_edit(s, rng)
+        if edit is None:
+            return None
+        kind, instr, before, after = edit
+    else:
+        raise ValueError(f"unknown source {source!r}")
+    if before == after or before in sources.eval_docs or after in sources.eval_docs:
+        return None
+    items = line_oracle(before, after)
+    program = format_program(items, sep="")
+    if resolve(parse(program), before) != after:  # the oracle is exact; a failure here is a bug in it
+        raise AssertionError(f"oracle program does not resolve for {s.origin}")
+    digest = hashlib.sha1(f"{instr}\0{before}\0{after}".encode()).hexdigest()[:10]
+    return Example(f"{source}/{s.origin}/{digest}", source, kind, instr, before, after, program)
+
+
+def generate(n: int, seed: int = 0, sources: Sources | None = None, mix: dict[str, float] = MIX,
+             progress=None) -> list[Example]:
+    """n distinct examples; the same seed and sources give the same list, and a prefix of a longer run
+    equals a shorter run."""
+    sources = sources or Sources()
+    names = [k for k in mix if mix[k] > 0 and (k != "js-bug" or sources.javascript)
+             and (k != "prose-edit" or sources.prose)]
+    weights = [mix[k] for k in names]
+    out, seen = [], set()
+    for i in range(n):
+        rng = random.Random(f"{seed}:{i}")
+        for _ in range(200):
+            ex = make_example(sources, rng.choices(names, weights)[0], rng)
+            if ex is not None and ex.id not in seen:
+                seen.add(ex.id)
+                out.append(ex)
+                break
+        else:
+            raise RuntimeError(f"no new example after 200 tries at #{i}; the sources are too small")
+        if progress:
+            progress(i + 1)
+    return out
+
+
+def write_jsonl(examples: list[Example], path: Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        for ex in examples:
+            f.write(json.dumps(asdict(ex), ensure_ascii=False) + "\n")
+
+
+def read_jsonl(path: Path) -> list[Example]:
+    with open(path, encoding="utf-8") as f:
+        return [Example(**json.loads(line)) for line in f if line.strip()]
+
