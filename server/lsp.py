@@ -16,15 +16,15 @@ import logging
 import re
 import sys
 import uuid
-from urllib.parse import unquote
-from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from . import positions
+from .edit_request import EditRequest, Outcome, range_json
 from .settings import SECTION, Settings
 from .worker_client import (Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError)
 
@@ -39,70 +39,6 @@ QUICKFIX_WINDOW = 50  # lines on each side
 PROGRESS_INTERVAL = 0.1  # seconds between progress reports
 
 log = logging.getLogger(__name__)
-
-
-# -- edit requests and their outcomes ----------------------------------------------------------------------
-
-
-@dataclass
-class EditRequest:
-    uri: str
-    instruction: str
-    version: int | None = None
-    range: types.Range | None = None
-
-    @classmethod
-    def from_json(cls, obj) -> "EditRequest":
-        if not isinstance(obj, dict):
-            raise ValueError("expected one argument {uri, version, range?, instruction}")
-        uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")
-        if not isinstance(uri, str) or not uri:
-            raise ValueError("missing uri")
-        if not isinstance(instruction, str) or not instruction.strip():
-            raise ValueError("missing instruction")
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            raise ValueError("version must be an integer")
-        return cls(uri, instruction, version, _range(obj.get("range")))
-
-    def to_json(self) -> dict:
-        out: dict[str, Any] = {"uri": self.uri, "version": self.version, "instruction": self.instruction}
-        if self.range is not None:
-            out["range"] = _range_json(self.range)
-        return out
-
-
-def _range(obj) -> types.Range | None:
-    if obj is None:
-        return None
-    try:
-        s, e = obj["start"], obj["end"]
-        return types.Range(start=types.Position(line=int(s["line"]), character=int(s["character"])),
-                           end=types.Position(line=int(e["line"]), character=int(e["character"])))
-    except (KeyError, TypeError, ValueError):
-        raise ValueError("range must be {start: {line, character}, end: {line, character}}") from None
-
-
-def _range_json(r: types.Range) -> dict:
-    return {"start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character}}
-
-
-@dataclass
-class Outcome:
-    status: str  # ok | unchanged | stale | cancelled | superseded | timeout | error
-    uri: str = ""
-    version: int | None = None
-    edits: list[types.TextEdit] = field(default_factory=list)
-    stats: dict | None = None
-    message: str = ""
-
-    def result(self, applied: bool = False) -> dict:
-        out = {"applied": applied, "status": "applied" if applied else self.status, "edits": len(self.edits)}
-        if self.stats is not None:
-            out["stats"] = self.stats
-        if self.message:
-            out["message"] = self.message
-        return out
 
 
 class _Job:
@@ -227,7 +163,7 @@ class CopyAsDecodeServer(LanguageServer):
         if _wanted(types.CodeActionKind.RefactorRewrite, only):
             args: dict[str, Any] = {"uri": doc.uri, "version": doc.version}
             if params.range.start != params.range.end:
-                args["range"] = _range_json(params.range)
+                args["range"] = range_json(params.range)
             actions.append(types.CodeAction(
                 title=EDIT_TITLE, kind=types.CodeActionKind.RefactorRewrite,
                 command=types.Command(title=EDIT_TITLE, command=INTERACTIVE_COMMAND, arguments=[args])))

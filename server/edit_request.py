@@ -1,0 +1,66 @@
+"""What the edit command is asked (EditRequest) and what came of it (Outcome), as JSON on the wire."""
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+
+
+@dataclass
+class EditRequest:
+    uri: str
+    instruction: str
+    version: int | None = None
+    range: types.Range | None = None
+
+    @classmethod
+    def from_json(cls, obj) -> "EditRequest":
+        if not isinstance(obj, dict):
+            raise ValueError("expected one argument {uri, version, range?, instruction}")
+        uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")
+        if not isinstance(uri, str) or not uri:
+            raise ValueError("missing uri")
+        if not isinstance(instruction, str) or not instruction.strip():
+            raise ValueError("missing instruction")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise ValueError("version must be an integer")
+        return cls(uri, instruction, version, parse_range(obj.get("range")))
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"uri": self.uri, "version": self.version, "instruction": self.instruction}
+        if self.range is not None:
+            out["range"] = range_json(self.range)
+        return out
+
+
+def parse_range(obj) -> types.Range | None:
+    if obj is None:
+        return None
+    try:
+        s, e = obj["start"], obj["end"]
+        return types.Range(start=types.Position(line=int(s["line"]), character=int(s["character"])),
+                           end=types.Position(line=int(e["line"]), character=int(e["character"])))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("range must be {start: {line, character}, end: {line, character}}") from None
+
+
+def range_json(r: types.Range) -> dict:
+    return {"start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character}}
+
+
+@dataclass
+class Outcome:
+    status: str  # ok | unchanged | stale | cancelled | superseded | timeout | error
+    uri: str = ""
+    version: int | None = None
+    edits: list[types.TextEdit] = field(default_factory=list)
+    stats: dict | None = None
+    message: str = ""
+
+    def result(self, applied: bool = False) -> dict:
+        out = {"applied": applied, "status": "applied" if applied else self.status, "edits": len(self.edits)}
+        if self.stats is not None:
+            out["stats"] = self.stats
+        if self.message:
+            out["message"] = self.message
+        return out
