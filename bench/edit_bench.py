@@ -50,6 +50,7 @@ def run_case(engine, case, selector, args) -> dict:
         r = engine.edit(document, case.instruction, selector, max_new_tokens=args.max_new_tokens)
         text = r.text
         row = {"sampled": r.stats.sampled, "spliced": r.stats.spliced, "forwards": r.stats.forwards,
+               "prefill_s": r.stats.prefill_s,
                "tokens": r.tokens or None, "program": r.program}
     row.update(id=case.id, selector=selector, seconds=time.perf_counter() - start, text=text,
                exact=text == gold, passed=passes(case.corpus, text, case.extra["test"], case.extra["entry_point"]))
@@ -71,6 +72,9 @@ def summarize(rows: list[dict]) -> dict:
             s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
             s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
             s["identical_to_full"] = sum(r["text"] == full[r["id"]]["text"] for r in rs)
+            if all("prefill_s" in r for r in rs):  # the prompt's prefill is the same work for every selector
+                decode = sum(r["seconds"] - r["prefill_s"] for r in rs)
+                s["speedup_after_prefill"] = sum(full[r["id"]]["seconds"] - full[r["id"]]["prefill_s"] for r in rs) / decode
         out[sel] = s
     return out
 
@@ -119,11 +123,12 @@ def run(args) -> int:
     out.write_text(json.dumps(report, indent=1))
     print(f"model {args.model} on {engine.device} {engine.dtype}, {report['threads']} threads")
     print(f"{'corpus':<20} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
-          f"{'sampled':>8} {'copied':>7} {'same as full':>12} {'exact':>6} {'tests':>6}")
+          f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'same as full':>12} {'exact':>6} {'tests':>6}")
     for corpus, data in report["corpora"].items():
         for sel, s in data["summary"].items():
             print(f"{corpus:<20} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
-                  f"{s.get('speedup', float('nan')):>7.2f}x {s['sampled']:>8} {s['spliced']:>7} "
+                  f"{s.get('speedup', float('nan')):>7.2f}x {s.get('speedup_after_prefill', float('nan')):>12.2f}x "
+                  f"{s['sampled']:>8} {s['spliced']:>7} "
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed']:>6}")
     plot(report, out.with_suffix(".png"))
     print(f"wrote {out} and {out.with_suffix('.png')}")
