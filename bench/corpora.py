@@ -27,8 +27,8 @@ class CorpusError(RuntimeError):
 
 
 def humanevalpack_dir() -> Path:
-    """Where humanevalpack_{python,js}.jsonl live: $COPY_AS_DECODE_DATA, else ../shared/data/humanevalpack."""
-    return Path(os.environ.get(DATA_ENV) or _REPO.parent / "shared" / "data" / "humanevalpack")
+    """Where humanevalpack_{python,js}.jsonl live: $COPY_AS_DECODE_DATA, else the copy in data/ (MIT, SOURCE.md)."""
+    return Path(os.environ.get(DATA_ENV) or _REPO / "data" / "humanevalpack")
 
 
 def text_path() -> Path:

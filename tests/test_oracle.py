@@ -1,10 +1,8 @@
 """Oracle programs rebuild the target exactly and are the cheapest under the token cost model."""
 import itertools
-import json
 import random
 import time
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -15,14 +13,11 @@ from copy_as_decode.core.oracle import (COPY_TAG_TOKENS, GEN_TAG_TOKENS, copied_
 from copy_as_decode.core.program import Copy, CopySpan, Gen
 from copy_as_decode.core.resolver import resolve
 
-DATA = Path("/work/shared/data/humanevalpack")
-
-
 def humanevalfix_pairs():
-    for lang in ("python", "js"):
-        for line in (DATA / f"humanevalpack_{lang}.jsonl").read_text().splitlines():
-            r = json.loads(line)
-            yield r["declaration"] + r["buggy_solution"], r["declaration"] + r["canonical_solution"]
+    from copy_as_decode.bench.corpora import load
+    for corpus in ("humanevalfix-python", "humanevalfix-js"):
+        for case in load(corpus):
+            yield case.before, case.after
 
 
 def program_cost(items, a, cost=estimate_tokens):
