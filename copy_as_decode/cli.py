@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
-           "lsp-latency": "lsp_latency"}
+           "lsp-latency": "lsp_latency", "serve": "serve_bench"}
 
 
 class UserError(Exception):
@@ -38,11 +38,13 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
     p.add_argument("--threads", type=int, help="CPU threads for torch")
+    from copy_as_decode.engine.backend import add_arguments
+    add_arguments(p)
 
 
 def engine_from(args):
-    from copy_as_decode.engine.engine import Engine
-    return Engine(args.model, args.device, args.dtype, args.threads)
+    from copy_as_decode.engine.backend import make_engine
+    return make_engine(args)
 
 
 def cmd_program(args) -> int:
@@ -172,9 +174,10 @@ def main(argv=None) -> int:
     from copy_as_decode.core.resolver import ResolveError
     from copy_as_decode.bench.corpora import CorpusError
     from copy_as_decode.engine.models import ModelError
+    from copy_as_decode.engine.remote import RemoteError
     try:
         return args.func(args)
-    except (UserError, ProgramSyntaxError, ResolveError, ModelError, CorpusError, ValueError) as e:
+    except (UserError, ProgramSyntaxError, ResolveError, ModelError, CorpusError, RemoteError, ValueError) as e:
         print(f"copy-as-decode: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -66,11 +66,11 @@ def state_after(items: list[Item], pending: str) -> State:
     raise ProgramStateError(f"cannot continue a program from {body[:40]!r}")
 
 
-def request_grammar(n_lines: int, state: State = State(), ordered_max: int = ORDERED_MAX_LINES) -> str:
+def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None) -> str:
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end."""
     n, last = n_lines, state.last
     lo = last + 1
-    two_phase = n - last > ordered_max
+    two_phase = n - last > (ORDERED_MAX_LINES if ordered_max is None else ordered_max)
     if state.kind == "copy_end":
         if not lo <= state.start <= n:
             raise ProgramStateError(f"copy start {state.start} outside {lo}-{n}")
@@ -179,5 +179,3 @@ def _cls(a: int, b: int) -> str:
 def _seq(head: str, rest: str) -> str:
     return f"{head} {rest}".strip()
 
-
-__all__ = ["State", "ProgramStateError", "state_after", "request_grammar", "ORDERED_MAX_LINES", "COPY_CLOSE"]

@@ -12,6 +12,10 @@ class Stats:
     forced: int = 0       # tokens the grammar forced (no choice, fed with the next forward)
     forwards: int = 0
     drafted: int = 0      # draft tokens proposed to the verifier
+    # Remote backend only (engine/remote.py), from the inference engine's own figures:
+    requests: int = 0              # completion requests sent
+    remote_prompt_tokens: int = 0  # prompt tokens the engine actually prefilled (not served from its prefix cache)
+    remote_cached_tokens: int = 0  # prompt tokens the engine reused from its prefix cache
     prefill_s: float = 0.0
     decode_s: float = 0.0
     splice_s: float = 0.0

@@ -31,4 +31,5 @@ if [ "${1:-}" = "--test" ]; then
     echo "$want" > "$venv/.test-deps"
   fi
   "$root/scripts/setup-editors.sh"
+  "$root/scripts/build-llama-server.sh" >/dev/null
 fi
