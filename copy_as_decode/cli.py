@@ -9,6 +9,9 @@ BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "
            "lsp-latency": "lsp_latency", "serve": "serve_bench"}
 
 
+OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "train": "copy_as_decode.train.cli"}
+
+
 class UserError(Exception):
     pass
 
@@ -150,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run the language server (stdio; --tcp for debugging)", add_help=False)
     s.add_argument("rest", nargs=argparse.REMAINDER)
 
+    s = sub.add_parser("train", help="training data and LoRA fine-tuning for the grammar selector", add_help=False)
+    s.add_argument("rest", nargs=argparse.REMAINDER)
+
     s = sub.add_parser("models", help="list or install built-in models")
     s.add_argument("action", choices=("list", "install"))
     s.add_argument("name", nargs="?", default="qwen2.5-coder-0.5b")
@@ -163,8 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["serve"]:  # options go to the server's own parser (argparse REMAINDER drops leading --opts)
-        args = argparse.Namespace(func=lambda a: _delegate("copy_as_decode.server.lsp", "copy-as-decode serve", argv[1:]))
+    if argv[:1] and argv[0] in OWN_PARSERS:  # their options go to their own parser (REMAINDER drops leading --opts)
+        args = argparse.Namespace(func=lambda a: _delegate(OWN_PARSERS[argv[0]], f"copy-as-decode {argv[0]}", argv[1:]))
     elif argv[:1] == ["bench"] and len(argv) > 1 and argv[1] in BENCHES:
         args = argparse.Namespace(func=lambda a: _delegate(f"copy_as_decode.bench.{BENCHES[argv[1]]}",
                                                            f"copy-as-decode bench {argv[1]}", argv[2:]))
