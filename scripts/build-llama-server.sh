@@ -4,9 +4,10 @@
 # recorded version matches, nothing is downloaded or built (that is the build cache).
 #
 #   scripts/build-llama-server.sh           build if needed, print the binary's path
-#   LLAMA_SERVER_JOBS=4 scripts/build-llama-server.sh
+#   LLAMA_SERVER_JOBS=4 scripts/build-llama-server.sh                 parallel compile jobs (default: nproc)
+#   LLAMA_CPP_PYTHON_SDIST=path.tar.gz scripts/build-llama-server.sh  use an already downloaded source package
 #
-# Takes ~12 minutes on 2 cores. Needs cmake, a C++17 compiler and pip (to fetch the source package).
+# Takes 12-18 minutes on 2 cores. Needs cmake, a C++17 compiler and pip (to fetch the source package).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version="0.3.36"
@@ -34,8 +35,7 @@ trap 'rm -rf "$work"' EXIT
 echo "build-llama-server: fetching llama-cpp-python==$version (source package) ..." >&2
 sdist=${LLAMA_CPP_PYTHON_SDIST:-}
 if [ -z "$sdist" ]; then
-  $pip download -q --no-deps --no-binary :all: --no-build-isolation "llama-cpp-python==$version" -d "$work" >&2 \
-    || $pip download -q --no-deps --no-binary :all: "llama-cpp-python==$version" -d "$work" >&2
+  $pip download -q --no-deps --no-binary :all: "llama-cpp-python==$version" -d "$work" >&2
   sdist="$work/llama_cpp_python-$version.tar.gz"
 fi
 got=$(sha256sum "$sdist" | cut -d' ' -f1)
@@ -46,7 +46,7 @@ fi
 tar xzf "$sdist" -C "$work"
 src="$work/llama_cpp_python-$version/vendor/llama.cpp"
 
-echo "build-llama-server: configuring and building with $jobs jobs (about 12 minutes on 2 cores) ..." >&2
+echo "build-llama-server: configuring and building with $jobs jobs (12-18 minutes on 2 cores) ..." >&2
 start=$(date +%s)
 cmake -S "$src" -B "$work/build" -G "Unix Makefiles" "${flags[@]}" >"$work/configure.log" 2>&1 \
   || { tail -40 "$work/configure.log" >&2; exit 1; }

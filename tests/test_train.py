@@ -134,6 +134,26 @@ def test_prefix_cache_gives_the_full_sequence_loss(tiny_lora):
         cached, k2 = sft.sequence_loss(model, s, prefix)
         assert k == k2 == s.n_labels
         assert torch.allclose(full, cached, rtol=1e-5)
+        # grad_from "program": the whole prompt, document included, continues the shared prefix's cache
+        whole = sft.prefix_kv(model, s.input_ids[n:s.prompt_len - 1], autocast=False, past=prefix)
+        assert whole[0][0].shape[-2] == s.prompt_len - 1
+        assert sft.sequence_loss(model, s, whole)[1] == s.n_labels
+        assert torch.allclose(full, sft.sequence_loss(model, s, whole)[0], rtol=1e-5)
+        too_far = sft.prefix_kv(model, s.input_ids[n:s.prompt_len], autocast=False, past=prefix)
+        with pytest.raises(ValueError, match="first label"):
+            sft.sequence_loss(model, s, too_far)
+
+
+@pytest.mark.parametrize("grad_from", sft.GRAD_FROM)
+def test_every_gradient_mode_trains(tiny_lora, grad_from):
+    model, tok, cfg, seqs = tiny_lora
+    cfg = sft.Config(**{**cfg.__dict__, "grad_from": grad_from})
+    model.train()
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr)
+    before = sft.evaluate_loss(model, seqs)
+    model.train()
+    sft.train_step(model, opt, seqs, cfg, 0 if grad_from == "all" else sft.common_prefix(seqs))
+    assert sft.evaluate_loss(model, seqs) < before
 
 
 def test_one_sft_step_lowers_the_loss(tiny_lora):

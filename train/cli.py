@@ -2,6 +2,8 @@
 import sys
 from pathlib import Path
 
+from .grammar_rules import GEN_RULES
+
 
 def add_arguments(p) -> None:
     sub = p.add_subparsers(dest="action", required=True)
@@ -32,8 +34,9 @@ def add_arguments(p) -> None:
         s.add_argument("--device", help="cpu or cuda (default: cuda when present)")
         s.add_argument("--threads", type=int, help="CPU threads for torch")
         s.add_argument("--no-autocast", action="store_true", help="train in float32 instead of bf16 autocast")
-        s.add_argument("--no-prefix-cache", action="store_true",
-                       help="backpropagate through the shared prompt prefix too (slower)")
+        s.add_argument("--grad-from", default="shared", choices=("all", "shared", "program"),
+                       help="backpropagate through everything, all but the shared prompt prefix (default), "
+                            "or the program only (cheapest); see train/sft.py")
         if name == "sft":
             s.add_argument("--out", default="results/adapters/run", help="adapter directory")
             s.add_argument("-n", "--examples", type=int, help="use the first N examples (default: all)")
@@ -44,6 +47,9 @@ def add_arguments(p) -> None:
             s.add_argument("--corpus", default="humanevalfix-python")
             s.add_argument("--max-new-tokens", type=int, default=256)
             s.add_argument("--dtype", help="inference dtype (default: float32 on CPU, bfloat16 on CUDA)")
+            s.add_argument("--gen-rule", default="default", choices=GEN_RULES,
+                           help="grammar variant for the evaluation (train/grammar_rules.py)")
+            s.add_argument("--skip-eval", type=int, nargs="*", default=[], help="sizes to train but not score")
 
 
 def _config(args):
@@ -51,7 +57,7 @@ def _config(args):
     return Config(model=args.model, data=args.data, out=args.out, examples=getattr(args, "examples", None),
                   epochs=args.epochs, batch=args.batch, lr=args.lr, rank=args.rank, alpha=args.alpha,
                   first_layer=args.first_layer, max_tokens=args.max_tokens, seed=args.seed, device=args.device,
-                  autocast=not args.no_autocast, prefix_cache=not args.no_prefix_cache, threads=args.threads)
+                  autocast=not args.no_autocast, grad_from=args.grad_from, threads=args.threads)
 
 
 def run_data(args) -> int:

@@ -20,17 +20,38 @@ def evaluate(spec: str, out_json: Path, args) -> dict:
     """Run `copy-as-decode bench edit` for one model spec (cached in out_json); returns its summary."""
     if not out_json.exists():
         from copy_as_decode.bench import edit_bench
-        edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
-                                 limit=args.limit, corpora=[args.corpus], selectors=["grammar"],
-                                 max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
+
+        from .grammar_rules import gen_rule
+        with gen_rule(args.gen_rule):
+            edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
+                                     limit=args.limit, corpora=[args.corpus], selectors=["grammar"],
+                                     max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
     report = json.loads(out_json.read_text())
     return report["corpora"][args.corpus]["summary"]["grammar"]
+
+
+def failure_modes(report_path: Path, corpus: str) -> dict:
+    """Counts over the evaluated cases: output left unchanged, program cut by the token cap, output with
+    fewer lines than the gold file (lines skipped or dropped at the end)."""
+    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.bench.edit_bench import user_file
+    from copy_as_decode.core.document import split_lines
+    report = json.loads(report_path.read_text())
+    cases = {c.id: c for c in load(corpus)}
+    out = {"unchanged": 0, "hit_cap": 0, "lines_lost": 0}
+    for row in report["corpora"][corpus]["cases"]:
+        document, gold = user_file(cases[row["id"]])
+        out["unchanged"] += row["text"] == document
+        out["hit_cap"] += row["sampled"] >= report["max_new_tokens"]
+        out["lines_lost"] += len(split_lines(row["text"])) < len(split_lines(gold))
+    return out
 
 
 def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -> dict:
     out = Path(args.out)
     adapters = out / "adapters"
     points = []
+    suffix = "" if args.gen_rule == "default" else f"_{args.gen_rule}"
     for n in args.sizes:
         adapter = adapters / f"n{n}"
         record = None
@@ -39,19 +60,22 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
             record = train(replace(base_cfg, examples=n, out=str(adapter)))
         elif n:
             record = json.loads((adapter / "train.json").read_text())
-        s = evaluate(spec_for(base_cfg.model, adapters, n), out / f"eval_n{n}.json", args)
+        if n in args.skip_eval:
+            continue
+        s = evaluate(spec_for(base_cfg.model, adapters, n), out / f"eval_n{n}{suffix}.json", args)
         points.append({"examples": n, "cases": s["cases"], "exact": s["exact"], "passed": s["passed"],
                        "sampled": s["sampled"], "spliced": s["spliced"], "seconds": s["seconds"],
                        "train_seconds": record["seconds"] if record else 0.0,
                        "train_sequences": record["sequences"] if record else 0,
-                       "final_loss": record["losses"][-1] if record else None})
+                       "final_loss": record["losses"][-1] if record else None,
+                       **failure_modes(out / f"eval_n{n}{suffix}.json", args.corpus)})
         log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
-    result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit,
+    result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit, "gen_rule": args.gen_rule,
               "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
               "points": points}
-    (out / "curve.json").write_text(json.dumps(result, indent=1))
-    plot(result, out / "curve.png")
-    log(f"wrote {out / 'curve.json'} and {out / 'curve.png'}")
+    (out / f"curve{suffix}.json").write_text(json.dumps(result, indent=1))
+    plot(result, out / f"curve{suffix}.png")
+    log(f"wrote {out / f'curve{suffix}.json'} and {out / f'curve{suffix}.png'}")
     return result
 
 
@@ -67,7 +91,8 @@ def plot(result: dict, path: Path) -> None:
     ax.axhspan(12, 17, color="grey", alpha=0.15, label="paper, exact match (12-17%)")
     ax.set_xlabel("training examples")
     ax.set_ylabel(f"% of {pts[0]['cases'] if pts else 0} {result['corpus']} cases")
-    ax.set_title(f"{result['model']} + LoRA, grammar selector")
+    rule = "" if result.get("gen_rule", "default") == "default" else f", {result['gen_rule']}"
+    ax.set_title(f"{result['model']} + LoRA, grammar selector{rule}")
     ax.set_ylim(-2, 100)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left")

@@ -3,11 +3,16 @@
 Each example is one sequence exactly as the engine decodes it (train/sequence.py); the loss is the mean
 cross-entropy over the tokens the model samples. The LM head runs only at those positions.
 
-Shared-prefix cache (on by default): every sequence starts with the same system prompt and worked
-examples (~360 of ~700 tokens). Once per optimizer step that prefix goes through the model without
-gradients, under the current weights, and every example of the step continues from its key/value cache.
-The forward pass is exact (tests check the loss equals the full-sequence loss); the gradient leaves out
-the prefix positions' own dependence on the adapter. It halves the cost of a step on CPU.
+Where the gradient flows (`grad_from`), a speed/fidelity trade-off for CPU runs:
+- "all": full sequences, the exact gradient.
+- "shared" (default): every sequence starts with the same system prompt and worked examples (~360 of
+  ~700 tokens). Once per optimizer step that prefix goes through the model without gradients, under the
+  current weights, and every example of the step continues from its key/value cache. The forward pass is
+  exact (tests check the loss equals the full-sequence loss); the gradient leaves out the prefix
+  positions' own dependence on the adapter. About half the cost of "all".
+- "program": the whole prompt (with the document) is run without gradients; only the program part
+  (sampled and copied tokens) is backpropagated. Cheapest; the document's keys and values still come from
+  the adapted model but do not learn.
 """
 import json
 import math
@@ -42,7 +47,7 @@ class Config:
     seed: int = 0
     device: str | None = None
     autocast: bool = True            # bf16 autocast (CPU with avx512_bf16 or CUDA); master weights stay fp32
-    prefix_cache: bool = True
+    grad_from: str = "shared"        # all, shared or program (see the module docstring)
     threads: int | None = None
     extra: dict = field(default_factory=dict)
 
@@ -71,11 +76,21 @@ def _autocast(device: torch.device, enabled: bool):
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
 
 
-def prefix_kv(model, ids: list[int], autocast: bool) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    """Per-layer (key, value) of `ids`, computed without gradients."""
+GRAD_FROM = ("all", "shared", "program")
+
+
+def _cache(model, kv):
     from transformers import DynamicCache
-    device = next(model.parameters()).device
     cache = DynamicCache(config=model.config)
+    for i, (k, v) in enumerate(kv or []):
+        cache.update(k, v, i)
+    return cache
+
+
+def prefix_kv(model, ids: list[int], autocast: bool, past: list | None = None) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """Per-layer (key, value) of `ids` (continuing `past`), computed without gradients."""
+    device = next(model.parameters()).device
+    cache = _cache(model, past)
     with torch.no_grad(), _autocast(device, autocast):
         model(input_ids=torch.tensor([ids], device=device), cache=cache, use_cache=True, logits_to_keep=1)
     return [(layer.keys, layer.values) for layer in cache.layers]
@@ -83,15 +98,11 @@ def prefix_kv(model, ids: list[int], autocast: bool) -> list[tuple[torch.Tensor,
 
 def sequence_loss(model, seq: Sequence, prefix: list | None = None, autocast: bool = False) -> tuple[torch.Tensor, int]:
     """(summed cross-entropy over the labelled tokens, their count); `prefix` from prefix_kv continues a cache."""
-    from transformers import DynamicCache
     device = next(model.parameters()).device
-    start = 0
-    cache = None
-    if prefix:
-        start = prefix[0][0].shape[-2]
-        cache = DynamicCache(config=model.config)
-        for i, (k, v) in enumerate(prefix):
-            cache.update(k, v, i)
+    start = prefix[0][0].shape[-2] if prefix else 0
+    cache = _cache(model, prefix) if prefix else None
+    if any(label != IGNORE for label in seq.labels[:start + 1]):
+        raise ValueError("the cached prefix must end before the token that predicts the first label")
     ids = seq.input_ids[start:]
     # logits at position t predict token t+1: keep only the positions whose next token is labelled
     keep = [t for t in range(len(ids) - 1) if seq.labels[start + t + 1] != IGNORE]
@@ -117,13 +128,18 @@ def lr_at(step: int, total: int, cfg: Config) -> float:
 
 
 def train_step(model, optimizer, batch: list[Sequence], cfg: Config, prefix_len: int) -> float:
-    """One optimizer step over `batch`; returns the mean loss per labelled token."""
+    """One optimizer step over `batch`; returns the mean loss per labelled token. `prefix_len`: the shared
+    prompt prefix (0 with grad_from "all")."""
     device = next(model.parameters()).device
-    prefix = prefix_kv(model, batch[0].input_ids[:prefix_len], cfg.autocast) if prefix_len else None
+    shared = prefix_kv(model, batch[0].input_ids[:prefix_len], cfg.autocast) if prefix_len else None
     n_tokens = sum(s.n_labels for s in batch)
     total = 0.0
     optimizer.zero_grad(set_to_none=True)
     for seq in batch:
+        prefix = shared
+        if cfg.grad_from == "program" and seq.prompt_len - 1 > prefix_len:
+            # up to the prompt's last token: its logits predict the program's first token
+            prefix = prefix_kv(model, seq.input_ids[prefix_len:seq.prompt_len - 1], cfg.autocast, shared)
         loss, _ = sequence_loss(model, seq, prefix, cfg.autocast)
         (loss / n_tokens).backward()
         total += loss.item()
@@ -166,7 +182,9 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
-    prefix_len = common_prefix(seqs) if cfg.prefix_cache else 0
+    if cfg.grad_from not in GRAD_FROM:
+        raise ValueError(f"grad_from must be one of {', '.join(GRAD_FROM)}")
+    prefix_len = 0 if cfg.grad_from == "all" else common_prefix(seqs)
     rng = random.Random(cfg.seed)
     order: list[int] = []
     while len(order) < round(cfg.epochs * len(seqs)):
