@@ -94,5 +94,7 @@ def run(args) -> int:
     result = run_curve(args, cfg)
     for p in result["points"]:
         print(f"N={p['examples']:>5}  exact {p['exact']}/{p['cases']}  tests {p['passed']}/{p['cases']}  "
-              f"sampled {p['sampled']}  copied {p['spliced']}  eval {p['seconds']:.0f} s  train {p['train_seconds']:.0f} s")
+              f"(replace repair: exact {p['exact_repaired']}, tests {p['passed_repaired']})  "
+              f"unchanged {p['unchanged']}  sampled {p['sampled']}  copied {p['spliced']}  "
+              f"eval {p['seconds']:.0f} s  train {p['train_seconds']:.0f} s")
     return 0

@@ -9,6 +9,7 @@ from argparse import Namespace
 from dataclasses import replace
 from pathlib import Path
 
+from .analysis import analyse
 from .sft import Config, train
 
 
@@ -28,23 +29,6 @@ def evaluate(spec: str, out_json: Path, args) -> dict:
                                      max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
     report = json.loads(out_json.read_text())
     return report["corpora"][args.corpus]["summary"]["grammar"]
-
-
-def failure_modes(report_path: Path, corpus: str) -> dict:
-    """Counts over the evaluated cases: output left unchanged, program cut by the token cap, output with
-    fewer lines than the gold file (lines skipped or dropped at the end)."""
-    from copy_as_decode.bench.corpora import load
-    from copy_as_decode.bench.edit_bench import user_file
-    from copy_as_decode.core.document import split_lines
-    report = json.loads(report_path.read_text())
-    cases = {c.id: c for c in load(corpus)}
-    out = {"unchanged": 0, "hit_cap": 0, "lines_lost": 0}
-    for row in report["corpora"][corpus]["cases"]:
-        document, gold = user_file(cases[row["id"]])
-        out["unchanged"] += row["text"] == document
-        out["hit_cap"] += row["sampled"] >= report["max_new_tokens"]
-        out["lines_lost"] += len(split_lines(row["text"])) < len(split_lines(gold))
-    return out
 
 
 def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -> dict:
@@ -68,7 +52,8 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
                        "train_seconds": record["seconds"] if record else 0.0,
                        "train_sequences": record["sequences"] if record else 0,
                        "final_loss": record["losses"][-1] if record else None,
-                       **failure_modes(out / f"eval_n{n}{suffix}.json", args.corpus)})
+                       **{k: v for k, v in analyse(out / f"eval_n{n}{suffix}.json", args.corpus).items()
+                          if k not in ("cases", "exact")}})
         log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
     result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit, "gen_rule": args.gen_rule,
               "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
@@ -86,9 +71,13 @@ def plot(result: dict, path: Path) -> None:
     pts = result["points"]
     xs = [p["examples"] for p in pts]
     fig, ax = plt.subplots(figsize=(6, 4), dpi=120)
-    for key, label, marker in (("exact", "exact match", "o"), ("passed", "tests pass", "s")):
-        ax.plot(xs, [100 * p[key] / p["cases"] for p in pts], marker=marker, label=label)
+    for key, label, marker in (("exact", "exact match", "o"), ("passed", "tests pass", "s"),
+                               ("exact_repaired", "exact match, replace repair (offline)", "^")):
+        ax.plot(xs, [100 * p.get(key, 0) / p["cases"] for p in pts], marker=marker, label=label,
+                linestyle=":" if "repair" in key else "-")
     ax.axhspan(12, 17, color="grey", alpha=0.15, label="paper, exact match (12-17%)")
+    ax.set_xscale("symlog", linthresh=64)
+    ax.set_xticks(xs, [str(x) for x in xs])
     ax.set_xlabel("training examples")
     ax.set_ylabel(f"% of {pts[0]['cases'] if pts else 0} {result['corpus']} cases")
     rule = "" if result.get("gen_rule", "default") == "default" else f", {result['gen_rule']}"

@@ -106,7 +106,8 @@ def js_files(roots=JS_ROOTS) -> list[Path]:
     files = []
     for root in roots:
         if root.is_dir():
-            files += [p for p in root.rglob("*.js") if p.is_file() and not re.search(r"\.min\.js$|/dist/|/test/", str(p))]
+            files += [p for p in root.rglob("*.js")
+                      if p.is_file() and not re.search(r"\.min\.js$|/dist/|/test/", str(p))]
     return sorted(files)
 
 
@@ -245,7 +246,8 @@ class _PyFunc:
         self.body_start = body[0].lineno if body else len(self.lines) + 1
         self.tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)]
         args = fn.args
-        self.locals = sorted({a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg not in ("self", "cls")}
+        params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg not in ("self", "cls")}
+        self.locals = sorted(params
                              | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
 
     def body_tokens(self):
@@ -541,7 +543,8 @@ def js_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str] | None
         options.append(("delete", f"Delete the comment lines in `{snippet.name}`.",
                         "".join(x for i, x in enumerate(lines) if i not in comments)))
     decl = sorted({m[1] for m in re.finditer(r"\b(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=", snippet.text)})
-    decl = [d for d in decl if len(d) > 1 and len(re.findall(rf"(?<![\w$.]){re.escape(d)}(?![\w$])", snippet.text)) >= 2]
+    decl = [d for d in decl
+            if len(d) > 1 and len(re.findall(rf"(?<![\w$.]){re.escape(d)}(?![\w$])", snippet.text)) >= 2]
     if decl:
         old = rng.choice(decl)
         new = rng.choice([f"{old}Value", f"the{old[0].upper()}{old[1:]}", f"{old}2"])
@@ -596,7 +599,8 @@ def prose_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str, str
     options = []
     words = [(i, m) for i, line in enumerate(lines) for m in re.finditer(r"\b[a-z]{5,12}\b", line)]
     if words:
-        picked = sorted(rng.sample(words, min(len(words), rng.choice([1, 1, 2, 3]))), key=lambda w: (w[0], w[1].start()))
+        picked = sorted(rng.sample(words, min(len(words), rng.choice([1, 1, 2, 3]))),
+                        key=lambda w: (w[0], w[1].start()))
         out = list(lines)
         for i, m in reversed(picked):
             out[i] = out[i][:m.start()] + _typo(m.group(), rng) + out[i][m.end():]

@@ -12,6 +12,8 @@ import contextlib
 GEN_RULES = {
     "default": None,
     "no-tags-in-gen": 'gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen>)(?s:.)*/',
+    # also "<gen/>", "<gen " ...: an untrained 0.5B routes around the rule above by writing "<gen/>"
+    "no-tag-prefixes-in-gen": 'gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen)(?s:.)*/',
 }
 
 

@@ -19,7 +19,7 @@ import math
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
@@ -49,7 +49,6 @@ class Config:
     autocast: bool = True            # bf16 autocast (CPU with avx512_bf16 or CUDA); master weights stay fp32
     grad_from: str = "shared"        # all, shared or program (see the module docstring)
     threads: int | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def lora_config(cfg: Config, n_layers: int):
@@ -87,7 +86,7 @@ def _cache(model, kv):
     return cache
 
 
-def prefix_kv(model, ids: list[int], autocast: bool, past: list | None = None) -> list[tuple[torch.Tensor, torch.Tensor]]:
+def prefix_kv(model, ids: list[int], autocast: bool, past: list | None = None) -> list[tuple]:
     """Per-layer (key, value) of `ids` (continuing `past`), computed without gradients."""
     device = next(model.parameters()).device
     cache = _cache(model, past)
@@ -203,7 +202,8 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
         loss = train_step(model, optimizer, [seqs[i] for i in batch], cfg, prefix_len)
         losses.append(loss)
         recent = losses[-10:]
-        bar.set_postfix(loss=f"{loss:.3f}", avg10=f"{sum(recent) / len(recent):.3f}", lr=f"{optimizer.param_groups[0]['lr']:.1e}")
+        bar.set_postfix(loss=f"{loss:.3f}", avg10=f"{sum(recent) / len(recent):.3f}",
+                        lr=f"{optimizer.param_groups[0]['lr']:.1e}")
     bar.close()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
