@@ -63,13 +63,16 @@ def _number_regex(n: int) -> str:
     return "|".join(alts + [s])
 
 
-def _ordered(n: int) -> str:
+def _ordered(n: int, end_after_any_copy: bool = True) -> str:
     """Parameter of item/tail: the last line copied so far (L). Start trie `s…::L` allows a start I > L;
-    end trie `e…::I` allows an end J >= I; then the program goes on with L = J."""
+    end trie `e…::I` allows an end J >= I; then the program goes on with L = J.
+    end_after_any_copy=False: a program may end after a gen or after a copy of line n, not after a copy
+    that stops short (tail deletion is then written with a final empty gen)."""
     rules = [
         'start: "" | item::0',
         f'item::_ : gen tail::_ | {_OPEN} s::_ %if lt(_, {n})',  # a copy only while a line remains
-        'tail::_ : "" | item::_ | "\\n" item::_',
+        'tail::_ : "" | more::_',
+        'more::_ : item::_ | "\\n" item::_',
         _GEN,
     ]
     for q in range(n + 1):
@@ -78,7 +81,8 @@ def _ordered(n: int) -> str:
             rules.append(_node("e", q, n, "le"))
         if q:
             rules.append(f's{q}_done : "-" e::{q}')
-            rules.append(f'e{q}_done : "\\"/>" tail::{q}')
+            after = "tail" if end_after_any_copy or q == n else "more"
+            rules.append(f'e{q}_done : "\\"/>" {after}::{q}')
     return "\n".join(rules) + "\n"
 
 

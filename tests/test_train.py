@@ -75,6 +75,27 @@ def test_python_bug_injects_each_bug_type():
         assert bug is not None and bug != text and data._valid_python(bug), kind
 
 
+@pytest.mark.parametrize("before, after, hint", [
+    ("    while lo < hi:\n", "    while lo <= hi:\n", "`<` should be `<=`"),
+    ("    if a and b:\n", "    if a:\n", "`a and b:` should be `a:`"),
+    ("for i in range(n - 1):\n", "for i in range(n):\n", "`range(n - 1):` should be `range(n):`"),
+    ("a\n    x += 1\n    x += 1\nb\n", "a\n    x += 1\nb\n", "`x += 1` should not be there"),
+    ("a\nb\n", "a\n    return y\nb\n", "`return y` is missing"),
+    ("a\nb\nc\n", "x\nb\ny\n", None),  # two places: no hint
+])
+def test_bug_hint_says_what_a_one_line_fix_changes(before, after, hint):
+    assert data.bug_hint(before, after) == hint
+
+
+def test_about_half_of_the_bug_fixes_say_what_is_wrong(examples):
+    bugs = [e for e in examples if e.source.endswith("-bug")]
+    hinted = [e for e in bugs if ": `" in e.instruction]
+    assert 0.25 * len(bugs) < len(hinted) < 0.75 * len(bugs)
+    for e in hinted:
+        old = e.instruction.split("`")[-4 if "should be" in e.instruction else -2]
+        assert old in (e.before if "should" in e.instruction else e.after), e.instruction
+
+
 class Recorder:
     """Wraps a model and records every token the decode loop feeds it, one list per forward call."""
 

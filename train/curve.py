@@ -22,8 +22,8 @@ def evaluate(spec: str, out_json: Path, args) -> dict:
     if not out_json.exists():
         from copy_as_decode.bench import edit_bench
 
-        from .grammar_rules import gen_rule
-        with gen_rule(args.gen_rule):
+        from .grammar_rules import grammar_rule
+        with grammar_rule(args.grammar_rule):
             edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
                                      limit=args.limit, corpora=[args.corpus], selectors=["grammar"],
                                      max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
@@ -35,7 +35,7 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
     out = Path(args.out)
     adapters = out / "adapters"
     points = []
-    suffix = "" if args.gen_rule == "default" else f"_{args.gen_rule}"
+    suffix = "" if args.grammar_rule == "default" else f"_{args.grammar_rule}"
     for n in args.sizes:
         adapter = adapters / f"n{n}"
         record = None
@@ -55,8 +55,8 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
                        **{k: v for k, v in analyse(out / f"eval_n{n}{suffix}.json", args.corpus).items()
                           if k not in ("cases", "exact")}})
         log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
-    result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit, "gen_rule": args.gen_rule,
-              "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
+    result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit,
+              "grammar_rule": args.grammar_rule, "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
               "points": points}
     (out / f"curve{suffix}.json").write_text(json.dumps(result, indent=1))
     plot(result, out / f"curve{suffix}.png")
@@ -80,7 +80,7 @@ def plot(result: dict, path: Path) -> None:
     ax.set_xticks(xs, [str(x) for x in xs])
     ax.set_xlabel("training examples")
     ax.set_ylabel(f"% of {pts[0]['cases'] if pts else 0} {result['corpus']} cases")
-    rule = "" if result.get("gen_rule", "default") == "default" else f", {result['gen_rule']}"
+    rule = "" if result.get("grammar_rule", "default") == "default" else f", {result['grammar_rule']}"
     ax.set_title(f"{result['model']} + LoRA, grammar selector{rule}")
     ax.set_ylim(-2, 100)
     ax.grid(alpha=0.3)

@@ -6,7 +6,9 @@ Sources, none of them an evaluation corpus:
 - python-bug / js-bug: a real function (Python standard library sources; JavaScript files of globally
   installed npm packages) with one synthetic bug of a HumanEvalFix bug type injected (operator misuse,
   value misuse, variable misuse, function misuse, missing logic, excess logic). The document is the
-  BUGGY function, the target the original, the instruction "Fix bugs in <name>.".
+  BUGGY function, the target the original, the instruction "Fix bugs in <name>."; for half of them the
+  instruction also says what is wrong ("Fix bugs in f: `i < n` should be `i <= n`."), the way a user who
+  has found the bug would, so that the fixed line is something the model can learn rather than guess.
 - code-edit: multi-line edits of the same functions, with an instruction that says what to do: insert
   (a comment, a guard), delete (docstring, comment lines, an `if` block, one statement), replace (rename
   a variable), move (a statement, a whole function).
@@ -17,6 +19,7 @@ Functions and paragraphs sharing a distinctive line with any evaluation corpus a
 deterministic for a given seed and set of source files.
 """
 import ast
+import difflib
 import hashlib
 import io
 import json
@@ -645,6 +648,38 @@ def prose_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str, str
 
 _FIX = ["Fix bugs in {name}.", "Fix bugs in {name}.", "Fix bugs in {name}.", "Fix the bug in `{name}`.",
         "There is a bug in {name}; fix it."]
+HINT_SHARE = 0.5  # share of bug fixes whose instruction says what is wrong
+
+
+def bug_hint(before: str, after: str) -> str | None:
+    """What a one-line fix changes, in a user's words (`i < n` should be `i <= n`; `x += 1` should not be
+    there; `return y` is missing), or None for a larger change."""
+    a, b = split_lines(before), split_lines(after)
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1:
+        return None
+    tag, i1, i2, j1, j2 = ops[0]
+    if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1:
+        old, new = _changed_words(a[i1].strip(), b[j1].strip())
+        return f"`{old}` should be `{new}`"
+    if tag == "delete" and i2 - i1 == 1:
+        return f"`{a[i1].strip()}` should not be there"
+    if tag == "insert" and j2 - j1 == 1:
+        return f"`{b[j1].strip()}` is missing"
+    return None
+
+
+def _changed_words(x: str, y: str) -> tuple[str, str]:
+    """The differing middle of two lines, widened to whole space-separated words on both sides."""
+    p = len(_common_prefix(x, y))
+    s = min(len(_common_prefix(x[::-1], y[::-1])), len(x) - p, len(y) - p)
+    start = max(x.rfind(" ", 0, p), y.rfind(" ", 0, p)) + 1
+    end_x, end_y = x.find(" ", len(x) - s), y.find(" ", len(y) - s)
+    return x[start:end_x if end_x >= 0 else len(x)], y[start:end_y if end_y >= 0 else len(y)]
+
+
+def _common_prefix(x: str, y: str) -> str:
+    return x[:next((k for k, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))]
 
 
 class Sources:
@@ -678,6 +713,8 @@ def make_example(sources: Sources, source: str, rng: random.Random) -> Example |
         else:
             return None
         instr, before, after = rng.choice(_FIX).format(name=s.name), buggy, s.text
+        if rng.random() < HINT_SHARE and (hint := bug_hint(before, after)):
+            instr = f"{instr.rstrip('.')}: {hint}."
     elif source == "code-edit":
         r = rng.random()
         if r < 0.1 and sources.python_pairs:
