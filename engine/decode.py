@@ -56,11 +56,14 @@ def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: floa
 
 
 def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens, temperature=0.0,
-                   forced: list[int] | None = None, hooks=Hooks()) -> Stats:
-    """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar)."""
-    stats, cache, stream = Stats(prompt_tokens=len(prompt)), DynamicCache(config=model.config), TextStream(tok)
+                   forced: list[int] | None = None, cache=None, hooks=Hooks()) -> Stats:
+    """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar;
+    cache: a DynamicCache that already holds the first tokens of `prompt`)."""
+    stats, stream = Stats(prompt_tokens=len(prompt)), TextStream(tok)
+    cache = cache if cache is not None else DynamicCache(config=model.config)
+    stats.prompt_cached = cache.get_seq_length()
     with stats.timed("prefill_s"):
-        logits = forward(model, cache, prompt)[-1]
+        logits = forward(model, cache, prompt[stats.prompt_cached:])[-1]
     stats.forwards += 1
     script = iter(forced) if forced is not None else None
     while stats.sampled < max_new_tokens:

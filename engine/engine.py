@@ -14,6 +14,7 @@ from . import models, prompt
 from .constraint import ProgramConstraint
 from .decode import Hooks, decode_program, decode_rewrite
 from .drafter import LineDrafter
+from .prefix_cache import PrefixCache
 from .stats import Stats
 from .tracker import ProgramTracker
 
@@ -51,6 +52,7 @@ class Engine:
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
         self.context = getattr(self.model.config, "max_position_embeddings", 32768)
+        self.prefix = PrefixCache()
 
     def edit(self, document: str, instruction: str, selector: str = "verified", *, program: str | None = None,
              max_new_tokens: int = 2048, temperature: float = 0.0, hooks: Hooks = Hooks()) -> EditResult:
@@ -72,7 +74,9 @@ class Engine:
 
     def _program(self, document, instruction, program, max_new_tokens, temperature, hooks) -> EditResult:
         lines = split_lines(document)
-        ids = prompt.prompt_ids(self.tok, prompt.program_messages(lines, instruction))
+        messages = prompt.program_messages(lines, instruction)
+        ids = prompt.prompt_ids(self.tok, messages)
+        head = prompt.shared_head(self.tok, ids, messages)
         forced = None
         if program is not None:  # each item tokenized alone, so every copy tag ends on a token boundary
             forced = [t for item in parse(program) for t in self.tok.encode(format_item(item), add_special_tokens=False)]
@@ -82,7 +86,8 @@ class Engine:
         tracker = ProgramTracker()
         stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines)),
                                tracker, self.eos, max_new_tokens=max_new_tokens, temperature=temperature,
-                               forced=forced, hooks=hooks)
+                               forced=forced, cache=self.prefix.start(self.model, ids[:head]) if head else None,
+                               hooks=hooks)
         # A program cut off by the token cap keeps its complete items; an unfinished tail is dropped.
         text = format_program(tracker.items, sep="")
         return EditResult(resolve(tracker.items, lines), text, stats)

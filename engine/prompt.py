@@ -49,3 +49,10 @@ def rewrite_messages(document: str, instruction: str) -> list[dict]:
 def prompt_ids(tok, messages: list[dict], prefix: str = "") -> list[int]:
     text = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefix
     return tok.encode(text, add_special_tokens=False)
+
+
+def shared_head(tok, ids: list[int], messages: list[dict]) -> int:
+    """How many leading `ids` are the same for every edit: the template of all messages but the last (the
+    system prompt and worked examples), when the prompt starts with exactly those tokens, else 0."""
+    head = tok.encode(tok.apply_chat_template(messages[:-1], tokenize=False), add_special_tokens=False)
+    return len(head) if ids[:len(head)] == head else 0

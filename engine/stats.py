@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 @dataclass
 class Stats:
     prompt_tokens: int = 0
+    prompt_cached: int = 0  # of which came from the engine's prefix cache (engine/prefix_cache.py)
     sampled: int = 0      # tokens chosen by the model, one forward each
     spliced: int = 0      # tokens fed without sampling: copied lines (grammar) or accepted drafts (verified)
     forced: int = 0       # tokens the grammar forced (no choice, fed with the next forward)

@@ -30,6 +30,27 @@ def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
     assert torch.allclose(forward(model, one, probe), forward(model, steps, probe), atol=1e-4)
 
 
+def test_prompt_head_is_prefilled_once_and_edits_do_not_depend_on_history(tiny_engine, humanevalfix_python):
+    """The shared head (system prompt + worked examples) is computed once per engine; a cached edit is the
+    same, token for token, as the first one, and its first logits equal a one-shot prefill's."""
+    from copy_as_decode.core.document import split_lines
+    from copy_as_decode.engine.prefix_cache import PrefixCache
+    a, b = humanevalfix_python[3], humanevalfix_python[40]
+    tiny_engine.prefix = PrefixCache()
+    first = tiny_engine.edit(a.before, a.instruction, "grammar", max_new_tokens=40)
+    tiny_engine.edit(b.before, b.instruction, "grammar", max_new_tokens=40)
+    again = tiny_engine.edit(a.before, a.instruction, "grammar", max_new_tokens=40)
+    assert (again.program, again.stats.sampled) == (first.program, first.stats.sampled)
+    messages = prompt.program_messages(split_lines(a.before), a.instruction)
+    ids = prompt.prompt_ids(tiny_engine.tok, messages)
+    head = prompt.shared_head(tiny_engine.tok, ids, messages)
+    assert head > 300 and first.stats.prompt_cached == again.stats.prompt_cached == head
+    assert tiny_engine.prefix.cache.get_seq_length() == head  # each edit decoded in a copy
+    cached = tiny_engine.prefix.start(tiny_engine.model, ids[:head])
+    whole = forward(tiny_engine.model, DynamicCache(config=tiny_engine.model.config), ids)[-1]
+    assert torch.allclose(forward(tiny_engine.model, cached, ids[head:])[-1], whole, atol=1e-4)
+
+
 @pytest.mark.parametrize("k", range(0, 164, 23))
 def test_forced_program_reproduces_oracle(tiny_engine, humanevalfix_python, k):
     case = humanevalfix_python[k]
