@@ -84,10 +84,13 @@ class Engine:
             max_new_tokens = len(forced)
         self._check_context(ids, max_new_tokens)
         tracker = ProgramTracker()
+        start = time.perf_counter()
+        cache = self.prefix.start(self.model, ids[:head]) if head else None
+        head_s = time.perf_counter() - start
         stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines)),
                                tracker, self.eos, max_new_tokens=max_new_tokens, temperature=temperature,
-                               forced=forced, cache=self.prefix.start(self.model, ids[:head]) if head else None,
-                               hooks=hooks)
+                               forced=forced, cache=cache, hooks=hooks)
+        stats.prefill_s += head_s  # the head's forward when not cached yet, else copying its cache
         # A program cut off by the token cap keeps its complete items; an unfinished tail is dropped.
         text = format_program(tracker.items, sep="")
         return EditResult(resolve(tracker.items, lines), text, stats)
