@@ -230,6 +230,22 @@ def test_sft_command_trains_and_saves(tmp_path, examples):
     assert (tmp_path / "ad" / "adapter_config.json").is_file()
 
 
+def test_curve_command_trains_scores_and_plots_against_the_rewrite(tmp_path, examples):
+    from copy_as_decode.train import cli
+    path, out = tmp_path / "train.jsonl", tmp_path / "curve"
+    data.write_jsonl(examples[:2], path)
+    p = argparse.ArgumentParser()
+    cli.add_arguments(p)
+    args = p.parse_args(["curve", "--model", "tiny", "--data", str(path), "--out", str(out), "--sizes", "0", "2",
+                         "--batch", "2", "--rank", "2", "--no-autocast", "--max-tokens", "4096", "--limit", "1",
+                         "--max-new-tokens", "8"])
+    assert cli.run(args) == 0
+    result = json.loads((out / "curve.json").read_text())
+    assert [pt["examples"] for pt in result["points"]] == [0, 2] and result["points"][1]["train_sequences"] == 2
+    assert result["rewrite"]["cases"] == 1 and (out / "eval_rewrite.json").is_file()
+    assert (out / "curve.png").stat().st_size > 10_000 and (out / "adapters" / "n2" / "adapter_config.json").is_file()
+
+
 def test_data_command_writes_jsonl(tmp_path):
     from copy_as_decode.train import cli
     py = tmp_path / "py"

@@ -17,7 +17,10 @@ def spec_for(base: str, adapters: Path, n: int) -> str:
     return base if n == 0 else f"{base}+{adapters / f'n{n}'}"
 
 
-def evaluate(spec: str, out_json: Path, args) -> dict:
+REWRITE_TOKENS = 512  # the reference rewrites whole files, so it gets a larger cap than programs
+
+
+def evaluate(spec: str, out_json: Path, args, selector: str = "grammar") -> dict:
     """Run `copy-as-decode bench edit` for one model spec (cached in out_json); returns its summary."""
     if not out_json.exists():
         from copy_as_decode.bench import edit_bench
@@ -25,10 +28,11 @@ def evaluate(spec: str, out_json: Path, args) -> dict:
         from .grammar_rules import grammar_rule
         with grammar_rule(args.grammar_rule):
             edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
-                                     limit=args.limit, corpora=[args.corpus], selectors=["grammar"],
-                                     max_new_tokens=args.max_new_tokens, lookup=10, json=str(out_json)))
+                                     limit=args.limit, corpora=[args.corpus], selectors=[selector],
+                                     max_new_tokens=args.max_new_tokens if selector == "grammar" else REWRITE_TOKENS,
+                                     lookup=10, json=str(out_json)))
     report = json.loads(out_json.read_text())
-    return report["corpora"][args.corpus]["summary"]["grammar"]
+    return report["corpora"][args.corpus]["summary"][selector]
 
 
 def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -> dict:
@@ -55,7 +59,11 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
                        **{k: v for k, v in analyse(out / f"eval_n{n}{suffix}.json", args.corpus).items()
                           if k not in ("cases", "exact")}})
         log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
+    # The bar to reach: the base model rewriting the whole file (verified == greedy full rewrite, token for token).
+    rewrite = evaluate(base_cfg.model, out / "eval_rewrite.json", args, "verified")
+    log(f"base model's full rewrite: exact {rewrite['exact']}/{rewrite['cases']}, tests {rewrite['passed']}/{rewrite['cases']}")
     result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit,
+              "rewrite": {k: rewrite[k] for k in ("cases", "exact", "passed", "sampled", "spliced", "seconds")},
               "grammar_rule": args.grammar_rule, "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
               "points": points}
     (out / f"curve{suffix}.json").write_text(json.dumps(result, indent=1))
@@ -76,6 +84,11 @@ def plot(result: dict, path: Path) -> None:
         ax.plot(xs, [100 * p.get(key, 0) / p["cases"] for p in pts], marker=marker, label=label,
                 linestyle=":" if "repair" in key else "-")
     ax.axhspan(12, 17, color="grey", alpha=0.15, label="paper, exact match (12-17%)")
+    if "rewrite" in result:
+        rw = result["rewrite"]
+        for key, color, what in (("exact", "C0", "exact match"), ("passed", "C1", "tests pass")):
+            ax.axhline(100 * rw[key] / rw["cases"], color=color, linestyle="--", linewidth=1,
+                       label=f"base model's full rewrite, {what}")
     ax.set_xscale("symlog", linthresh=64)
     ax.set_xticks(xs, [str(x) for x in xs])
     ax.set_xlabel("training examples")
