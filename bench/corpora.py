@@ -44,6 +44,20 @@ def load(name: str) -> list[Case]:
     raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA)}")
 
 
+def user_file(case: Case) -> tuple[str, str]:
+    """(document, gold) as the file a user has open: for HumanEvalFix the dataset's full prompt (imports,
+    signature, docstring) with the buggy or the canonical body; other corpora as they are."""
+    if "prompt" not in case.extra:
+        return case.before, case.after
+    decl, prompt = case.extra["declaration"], case.extra["prompt"]
+    return prompt + case.before[len(decl):], prompt + case.after[len(decl):]
+
+
+def spread(cases: list, limit: int) -> list:
+    """`limit` cases spread evenly over the corpus, first and last included."""
+    return [cases[round(k * (len(cases) - 1) / max(limit - 1, 1))] for k in range(min(limit, len(cases)))]
+
+
 def load_all(names=CORPORA) -> dict[str, list[Case]]:
     return {name: load(name) for name in names}
 

@@ -21,12 +21,6 @@ def add_arguments(p) -> None:
     p.add_argument("--json", default="results/edit.json")
 
 
-def user_file(case) -> tuple[str, str]:
-    """The file a user would have open: the full prompt (imports, signature, docstring) and the body."""
-    decl, prompt = case.extra["declaration"], case.extra["prompt"]
-    return prompt + case.before[len(decl):], prompt + case.after[len(decl):]
-
-
 def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int, lookup: int) -> tuple[str, int]:
     """The peer baseline: transformers' prompt-lookup decoding on the same rewrite prompt, same stop rule."""
     import torch
@@ -42,6 +36,7 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int, 
 
 
 def run_case(engine, case, selector, args) -> dict:
+    from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.bench.functional import passes
     from copy_as_decode.engine.prefix_cache import PrefixCache
     document, gold = user_file(case)
@@ -107,7 +102,7 @@ def run(args) -> int:
     import torch
     from tqdm import tqdm
 
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.bench.corpora import load, spread
     from copy_as_decode.cli import engine_from
     engine = engine_from(args)
     report = {"model": args.model, "device": engine.device, "dtype": engine.dtype,
@@ -116,7 +111,7 @@ def run(args) -> int:
         engine.edit("x = 1\n", "warm up", sel, max_new_tokens=2)
     for corpus in args.corpora:
         cases = load(corpus)
-        picked = [cases[round(k * (len(cases) - 1) / max(args.limit - 1, 1))] for k in range(args.limit)]
+        picked = spread(cases, args.limit)
         rows = []
         for case in tqdm(picked, desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args) for sel in args.selectors]

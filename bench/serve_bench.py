@@ -40,22 +40,11 @@ def add_arguments(p) -> None:
     p.add_argument("--json", default="results/serve.json")
 
 
-def pick(cases: list, limit: int) -> list:
-    return [cases[round(k * (len(cases) - 1) / max(limit - 1, 1))] for k in range(min(limit, len(cases)))]
-
-
-def document_of(case) -> tuple[str, str]:
-    """HumanEvalFix: the file a user would have open (prompt with docstring + body); other corpora as they are."""
-    if "prompt" in case.extra and "declaration" in case.extra:
-        decl, prompt = case.extra["declaration"], case.extra["prompt"]
-        return prompt + case.before[len(decl):], prompt + case.after[len(decl):]
-    return case.before, case.after
-
-
 def run_one(engine, case, selector: str, max_new_tokens: int) -> dict:
+    from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.core.oracle import line_oracle
     from copy_as_decode.core.program import format_program
-    document, gold = document_of(case)
+    document, gold = user_file(case)
     program = format_program(line_oracle(document, gold), sep="") if selector == "forced" else None
     start = time.perf_counter()
     try:
@@ -102,7 +91,7 @@ def summarize(rows: list[dict], wall_s: float) -> dict:
 
 
 def run(args) -> int:
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.bench.corpora import load, spread
     from copy_as_decode.engine.remote import RemoteEngine, RemoteError
     if not args.endpoint:
         print("bench serve: --endpoint URL is required (e.g. a llama-server started with --parallel C)",
@@ -113,7 +102,7 @@ def run(args) -> int:
     except RemoteError as e:
         print(f"bench serve: {e}", file=sys.stderr)
         return 2
-    cases = pick(load(args.corpus), args.limit)
+    cases = spread(load(args.corpus), args.limit)
     engine.edit("x = 1\n", "warm up", "full", max_new_tokens=2)  # first-call costs stay out of the timings
     report = {"load_average_before": os.getloadavg(), "cpus": os.cpu_count(), "endpoint": engine.base,
               "api": engine.api, "served_model": engine.served_model,

@@ -6,7 +6,7 @@ Resumable: an adapter or evaluation already on disk is reused, so the curve can 
 import json
 import sys
 from argparse import Namespace
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from .analysis import analyse
@@ -61,10 +61,11 @@ def run_curve(args, base_cfg: Config, log=lambda m: print(m, file=sys.stderr)) -
         log(f"N={n}: exact {s['exact']}/{s['cases']}, tests {s['passed']}/{s['cases']}")
     # The bar to reach: the base model rewriting the whole file (verified == greedy full rewrite, token for token).
     rewrite = evaluate(base_cfg.model, out / "eval_rewrite.json", args, "verified")
-    log(f"base model's full rewrite: exact {rewrite['exact']}/{rewrite['cases']}, tests {rewrite['passed']}/{rewrite['cases']}")
+    log(f"base model's full rewrite: exact {rewrite['exact']}/{rewrite['cases']}, "
+        f"tests {rewrite['passed']}/{rewrite['cases']}")
     result = {"model": base_cfg.model, "corpus": args.corpus, "limit": args.limit,
               "rewrite": {k: rewrite[k] for k in ("cases", "exact", "passed", "sampled", "spliced", "seconds")},
-              "grammar_rule": args.grammar_rule, "max_new_tokens": args.max_new_tokens, "config": {k: v for k, v in vars(base_cfg).items()},
+              "grammar_rule": args.grammar_rule, "max_new_tokens": args.max_new_tokens, "config": asdict(base_cfg),
               "points": points}
     (out / f"curve{suffix}.json").write_text(json.dumps(result, indent=1))
     plot(result, out / f"curve{suffix}.png")

@@ -23,6 +23,7 @@ import difflib
 import hashlib
 import io
 import json
+import os
 import random
 import re
 import sys
@@ -191,8 +192,7 @@ def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
 
 def evaluation_lines(include=("humanevalfix-python", "humanevalfix-js", "text")) -> tuple[set[str], set[str], set[str]]:
     """(distinctive lines, whole documents, function names) of the evaluation corpora found here."""
-    from copy_as_decode.bench.corpora import CorpusError, load
-    from copy_as_decode.bench.edit_bench import user_file
+    from copy_as_decode.bench.corpora import CorpusError, load, user_file
     lines, docs, names = set(), set(), set()
     for name in include:
         try:
@@ -200,7 +200,7 @@ def evaluation_lines(include=("humanevalfix-python", "humanevalfix-js", "text"))
         except CorpusError:
             continue
         for c in cases:
-            texts = [c.before, c.after] + (list(user_file(c)) if "prompt" in c.extra else [])
+            texts = [c.before, c.after, *user_file(c)]
             docs.update(texts)
             names.add(c.extra.get("entry_point", ""))
             for t in texts:
@@ -671,15 +671,11 @@ def bug_hint(before: str, after: str) -> str | None:
 
 def _changed_words(x: str, y: str) -> tuple[str, str]:
     """The differing middle of two lines, widened to whole space-separated words on both sides."""
-    p = len(_common_prefix(x, y))
-    s = min(len(_common_prefix(x[::-1], y[::-1])), len(x) - p, len(y) - p)
+    p = len(os.path.commonprefix([x, y]))
+    s = min(len(os.path.commonprefix([x[::-1], y[::-1]])), len(x) - p, len(y) - p)
     start = max(x.rfind(" ", 0, p), y.rfind(" ", 0, p)) + 1
     end_x, end_y = x.find(" ", len(x) - s), y.find(" ", len(y) - s)
     return x[start:end_x if end_x >= 0 else len(x)], y[start:end_y if end_y >= 0 else len(y)]
-
-
-def _common_prefix(x: str, y: str) -> str:
-    return x[:next((k for k, (c, d) in enumerate(zip(x, y)) if c != d), min(len(x), len(y)))]
 
 
 class Sources:
