@@ -40,6 +40,11 @@ def fenced_text(text: str) -> str:
     return text if m is None else text[: m.start() + (1 if m.group().startswith("\n") else 0)]
 
 
+def with_line_endings_of(document: str, new: str) -> str:
+    """A rewrite (written with "\\n", as the prompt showed the file) with the document's CRLF endings back."""
+    return new.replace("\r\n", "\n").replace("\n", "\r\n") if "\r\n" in document else new
+
+
 class Engine:
     def __init__(self, model: str = models.DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
                  threads: int | None = None):
@@ -96,14 +101,11 @@ class Engine:
         return EditResult(resolve(tracker.items, lines), text, stats)
 
     def _rewrite(self, document, instruction, verified, max_new_tokens, hooks) -> EditResult:
-        crlf = "\r\n" in document
         lf = document.replace("\r\n", "\n")
         ids = prompt.prompt_ids(self.tok, prompt.rewrite_messages(lf, instruction), prompt.REWRITE_PREFIX)
         self._check_context(ids, max_new_tokens)
         drafter = LineDrafter(self.tok, lf) if verified else None
         out, text, stats = decode_rewrite(self.model, self.tok, ids, self.eos, lambda t: _FENCE.search(t) is not None,
                                           drafter=drafter, max_new_tokens=max_new_tokens, hooks=hooks)
-        new = fenced_text(text)
-        if crlf:
-            new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+        new = with_line_endings_of(document, fenced_text(text))
         return EditResult(new, format_program(line_oracle(document, new)), stats, out)

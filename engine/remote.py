@@ -36,7 +36,7 @@ from copy_as_decode.core.resolver import resolve
 
 from . import gbnf, models, prompt
 from .decode import Hooks, TextStream
-from .engine import _FENCE, SELECTORS, ContextError, EditResult, fenced_text
+from .engine import _FENCE, SELECTORS, ContextError, EditResult, fenced_text, with_line_endings_of
 from .stats import Stats
 from .tracker import ProgramTracker
 
@@ -267,7 +267,6 @@ class RemoteEngine:
         return EditResult(resolve(items, lines), format_program(items, sep=""), run.stats)
 
     def _rewrite(self, document, instruction, max_new_tokens, hooks) -> EditResult:
-        crlf = "\r\n" in document
         lf = document.replace("\r\n", "\n")
         with self._tok_lock:
             ids = prompt.prompt_ids(self.tok, prompt.rewrite_messages(lf, instruction), prompt.REWRITE_PREFIX)
@@ -280,9 +279,7 @@ class RemoteEngine:
         run.stats.sampled = len(c.tokens)
         with self._tok_lock:
             text = self.tok.decode(c.tokens)
-        new = fenced_text(text)
-        if crlf:
-            new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+        new = with_line_endings_of(document, fenced_text(text))
         hooks.progress(run.stats, text)
         return EditResult(new, format_program(line_oracle(document, new)), run.stats, c.tokens)
 
