@@ -4,6 +4,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from copy_as_decode.core.contract import EditError
+
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 _REPO = Path(__file__).resolve().parent.parent
@@ -22,7 +24,7 @@ class Case:
     extra: dict = field(default_factory=dict, compare=False)
 
 
-class CorpusError(RuntimeError):
+class CorpusError(EditError, RuntimeError):
     """A corpus that is unknown or whose files are missing; the message says where they were looked for."""
 
 

@@ -25,7 +25,8 @@ SELECTORS = ("grammar", "forced", "full")
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.engine.models import DEFAULT_MODEL
+    from copy_as_decode.cli import budget_arg
+    from copy_as_decode.core.contract import DEFAULT_MODEL
     from copy_as_decode.engine.remote import APIS, ENDPOINT_ENV
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")
@@ -33,7 +34,8 @@ def add_arguments(p) -> None:
     p.add_argument("--limit", type=int, default=4, help="cases (spread evenly over the corpus)")
     p.add_argument("--corpus", default="humanevalfix-python")
     p.add_argument("--selectors", nargs="+", default=list(SELECTORS), choices=SELECTORS)
-    p.add_argument("--max-new-tokens", type=int, default=384)
+    p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
+                   help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--model", default=DEFAULT_MODEL, help="the local tokenizer the prompts are built with")
     p.add_argument("--api", choices=APIS, default="auto")
     p.add_argument("--request-timeout", type=float, default=600.0)
@@ -103,7 +105,7 @@ def run(args) -> int:
         print(f"bench serve: {e}", file=sys.stderr)
         return 2
     cases = spread(load(args.corpus), args.limit)
-    engine.edit("x = 1\n", "warm up", "full", max_new_tokens=2)  # first-call costs stay out of the timings
+    engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')  # first-call costs stay out of the timings
     report = {"load_average_before": os.getloadavg(), "cpus": os.cpu_count(), "endpoint": engine.base,
               "api": engine.api, "served_model": engine.served_model,
               "slot_context": engine.context, "concurrency": args.concurrency, "corpus": args.corpus,

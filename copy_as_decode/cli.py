@@ -1,9 +1,16 @@
-"""The `copy-as-decode` command line. Every failure is one line on stderr and a non-zero exit."""
+"""The `copy-as-decode` command line. Every failure is one line on stderr and a non-zero exit:
+2 for bad input or a failed edit, 3 for an edit that did not finish (nothing was changed), 130 when interrupted.
+
+Only the subcommand that runs a model imports torch: `program`, `resolve`, `models list` and `--help` start fast.
+"""
 import argparse
 import difflib
 import importlib
+import os
 import sys
 from pathlib import Path
+
+from copy_as_decode.core import contract
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
            "lsp-latency": "lsp_latency", "serve": "serve_bench"}
@@ -12,7 +19,7 @@ BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "
 OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "train": "copy_as_decode.train.cli"}
 
 
-class UserError(Exception):
+class UserError(contract.EditError):
     pass
 
 
@@ -34,9 +41,22 @@ def write_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
+def writable(path: str) -> None:
+    """Checked before any decoding, so a file that cannot be saved costs no model run."""
+    target = Path(path)
+    if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UserError(f"{path}: cannot write here (permission denied); nothing was changed")
+
+
+def budget_arg(value: str):
+    try:
+        return contract.parse_budget(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_engine_arguments(p: argparse.ArgumentParser) -> None:
-    from copy_as_decode.engine.models import DEFAULT_MODEL
-    p.add_argument("--model", default=DEFAULT_MODEL,
+    p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
@@ -66,25 +86,32 @@ def cmd_resolve(args) -> int:
 
 def cmd_edit(args) -> int:
     from tqdm import tqdm
-
-    from copy_as_decode.engine.decode import Hooks
     document = read_text(args.path)
+    if args.write:
+        writable(args.path)
     engine = engine_from(args)
 
-    class Bar(Hooks):
+    class Bar(contract.Hooks):
+        """Sampled tokens against the budget: the bar's end is where the edit would be cut off."""
+
         def __init__(self):
             self.bar = tqdm(total=None, unit="tok", desc=args.selector, file=sys.stderr, dynamic_ncols=True)
 
         def progress(self, stats, text):
-            self.bar.n = stats.sampled + stats.spliced
-            self.bar.set_postfix(sampled=stats.sampled, copied=stats.spliced, refresh=True)
+            self.bar.total, self.bar.n = stats.budget or None, stats.sampled
+            self.bar.set_postfix(copied=stats.spliced, refresh=True)
 
     bar = Bar()
-    result = engine.edit(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
-                         temperature=args.temperature, hooks=bar)
-    bar.bar.close()
+    try:
+        result = engine.edit(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
+                             temperature=args.temperature, hooks=bar)
+    finally:
+        bar.bar.close()
     if args.write:
-        Path(args.path).write_bytes(result.text.encode("utf-8"))
+        try:
+            Path(args.path).write_bytes(result.text.encode("utf-8"))
+        except OSError as e:
+            raise UserError(f"{args.path}: {e.strerror or e}; nothing was changed") from None
     else:
         diff = difflib.unified_diff(document.splitlines(True), result.text.splitlines(True),
                                     f"a/{args.path}", f"b/{args.path}")
@@ -92,7 +119,7 @@ def cmd_edit(args) -> int:
     if args.show_program:
         print(result.program, file=sys.stderr)
     s = result.stats
-    print(f"{args.selector}: {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
+    print(f"{args.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
     return 0
@@ -138,8 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("edit", help="edit a file with a model")
     s.add_argument("path")
     s.add_argument("--instruction", "-i", required=True)
-    s.add_argument("--selector", choices=("grammar", "verified", "full"), default="verified")
-    s.add_argument("--max-new-tokens", type=int, default=2048)
+    s.add_argument("--selector", choices=contract.SELECTORS, default=contract.DEFAULT_SELECTOR)
+    s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
+                   help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
+                        "does not finish within it changes nothing (exit code 3)")
     s.add_argument("--temperature", type=float, default=0.0)
     s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
     s.add_argument("--show-program", action="store_true", help="print the copy/gen program on stderr")
@@ -158,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("models", help="list or install built-in models")
     s.add_argument("action", choices=("list", "install"))
-    s.add_argument("name", nargs="?", default="qwen2.5-coder-0.5b")
+    s.add_argument("name", nargs="?", default=contract.DEFAULT_MODEL)
     s.set_defaults(func=cmd_models)
 
     s = sub.add_parser("bench", help="benchmarks: print a table, write JSON")
@@ -178,17 +207,17 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
     from copy_as_decode.core.program import ProgramSyntaxError
     from copy_as_decode.core.resolver import ResolveError
-    from copy_as_decode.bench.corpora import CorpusError
-    from copy_as_decode.engine.models import ModelError
-    from copy_as_decode.engine.remote import RemoteError
     try:
         return args.func(args)
-    except (UserError, ProgramSyntaxError, ResolveError, ModelError, CorpusError, RemoteError, ValueError) as e:
+    except contract.IncompleteEdit as e:
         print(f"copy-as-decode: {e}", file=sys.stderr)
-        return 2
+        return contract.EXIT_INCOMPLETE
+    except (contract.EditError, ProgramSyntaxError, ResolveError, ValueError) as e:
+        print(f"copy-as-decode: {e}", file=sys.stderr)
+        return contract.EXIT_ERROR
     except KeyboardInterrupt:
         print("copy-as-decode: interrupted", file=sys.stderr)
-        return 130
+        return contract.EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

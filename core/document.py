@@ -1,4 +1,5 @@
 """A document as a list of lines that keep their endings, and the numbered view the model reads."""
+import difflib
 import re
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
@@ -21,3 +22,29 @@ def numbered(lines: list[str]) -> str:
     width = len(str(len(lines)))
     out = [f"{i:>{width}}| {line.rstrip(chr(10)).rstrip(chr(13))}\n" for i, line in enumerate(lines, 1)]
     return "".join(out)
+
+
+def with_line_endings(old: str, new: str) -> str:
+    """`new` (an edit of `old`) with `old`'s line endings: the one rule for every selector and client.
+
+    Lines of `new` that are unchanged lines of `old` (compared without their endings) keep that line's own
+    ending, byte for byte; every other line ending becomes the document's dominant one (CRLF when most of
+    `old`'s line breaks are CRLF, else LF). So an LF or CRLF file stays pure, and a mixed file keeps each
+    untouched line as it was while new lines follow the majority; a missing final newline stays missing.
+    """
+    old_lines, new_lines = split_lines(old), split_lines(new)
+    crlf = sum(line.endswith("\r\n") for line in old_lines)
+    dominant = "\r\n" if crlf * 2 > sum(line.endswith("\n") for line in old_lines) else "\n"
+    if crlf == 0 and "\r\n" not in new:
+        return new
+    bare_old, bare_new = [_bare(line) for line in old_lines], [_bare(line) for line in new_lines]
+    out = [line if not line.endswith("\n") else _bare(line) + dominant for line in new_lines]
+    for a, b, n in difflib.SequenceMatcher(None, bare_old, bare_new, autojunk=False).get_matching_blocks():
+        for k in range(n):
+            if new_lines[b + k].endswith("\n") and old_lines[a + k].endswith("\n"):
+                out[b + k] = old_lines[a + k]
+    return "".join(out)
+
+
+def _bare(line: str) -> str:
+    return line.removesuffix("\n").removesuffix("\r")

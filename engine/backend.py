@@ -30,9 +30,9 @@ def make_engine(args):
     With the remote backend `--model` names the local tokenizer the prompts are built with (a built-in,
     a .gguf file or an HF id/directory); it must tokenize like the served model, which is checked at start-up.
     """
-    from . import models
+    from copy_as_decode.core.contract import DEFAULT_MODEL
     backend = getattr(args, "backend", None) or "local"
-    model = getattr(args, "model", None) or models.DEFAULT_MODEL
+    model = getattr(args, "model", None) or DEFAULT_MODEL
     if backend == "remote":
         from .remote import RemoteEngine
         return RemoteEngine(getattr(args, "endpoint", None), model, api=getattr(args, "api", None) or "auto",

@@ -10,35 +10,12 @@ greedy full regeneration (drafter=None is that plain regeneration).
 import torch
 from transformers import DynamicCache
 
+from copy_as_decode.core.contract import CAP, EOS, FENCE, Hooks
 from copy_as_decode.core.program import Copy
 
+from .prompt import text_ids
 from .stats import Stats
-
-
-class Cancelled(Exception):
-    pass
-
-
-class Hooks:
-    """Called between forward passes: `check` may raise Cancelled, `progress` sees the running stats."""
-
-    def check(self) -> None: ...
-    def progress(self, stats: Stats, text: str) -> None: ...
-
-
-class TextStream:
-    """Token ids -> text, holding back bytes of a character split across tokens."""
-
-    def __init__(self, tok):
-        self.tok, self.pending, self.text = tok, [], ""
-
-    def push(self, ids: list[int]) -> str:
-        self.pending += ids
-        piece = self.tok.decode(self.pending)
-        if piece.endswith("\ufffd"):
-            return ""
-        self.pending, self.text = [], self.text + piece
-        return piece
+from .text_stream import TextStream
 
 
 @torch.inference_mode()
@@ -59,27 +36,30 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
                    forced: list[int] | None = None, cache=None, hooks=Hooks()) -> Stats:
     """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar;
     cache: a DynamicCache that already holds the first tokens of `prompt`)."""
-    stats, stream = Stats(prompt_tokens=len(prompt)), TextStream(tok)
+    stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
     cache = cache if cache is not None else DynamicCache(config=model.config)
     stats.prompt_cached = cache.get_seq_length()
     with stats.timed("prefill_s"):
         logits = forward(model, cache, prompt[stats.prompt_cached:])[-1]
     stats.forwards += 1
     script = iter(forced) if forced is not None else None
+    stats.stop = CAP
     while stats.sampled < max_new_tokens:
         hooks.check()
         with stats.timed("mask_s"):
             allowed = constraint.allowed(tracker.outside_gen)
         token = choose(logits, allowed, temperature) if script is None else constraint.require(next(script), allowed)
         if token == eos:
+            stats.stop = EOS
             break
         feed = [token] + constraint.consume(token, fast_forward=script is None)
         stats.sampled, stats.forced = stats.sampled + 1, stats.forced + len(feed) - 1
         for item in tracker.feed(stream.push(feed)):
             if isinstance(item, Copy):  # splice: the copied lines ride along with the tag's last tokens
-                copied = tok.encode("".join(lines[item.start - 1:item.end]), add_special_tokens=False)
+                copied = text_ids(tok, "".join(lines[item.start - 1:item.end]))
                 feed, stats.spliced = feed + copied, stats.spliced + len(copied)
         if constraint.stopped():
+            stats.stop = EOS
             break
         with stats.timed("splice_s" if len(feed) > 1 else "decode_s"):
             logits = forward(model, cache, feed)[-1]
@@ -88,13 +68,15 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
     return stats
 
 
-def decode_rewrite(model, tok, prompt, eos, done, *, drafter=None, max_new_tokens, hooks=Hooks()):
-    """Greedy rewrite until EOS, `done(text)` or the token cap; returns (token ids, text, stats)."""
-    stats, cache, stream, out = Stats(prompt_tokens=len(prompt)), DynamicCache(config=model.config), TextStream(tok), []
+def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tokens, hooks=Hooks()):
+    """Greedy rewrite until EOS, `closed(text)` (the fence) or the token cap; returns (token ids, text, stats)."""
+    stats, stream, out = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok), []
+    cache = DynamicCache(config=model.config)
     with stats.timed("prefill_s"):
         token = int(forward(model, cache, prompt)[-1].argmax())
     stats.forwards += 1
-    while token != eos and len(out) < max_new_tokens and not done(stream.text):
+    while not (stop := EOS if token == eos else FENCE if closed(stream.text) else
+               CAP if len(out) >= max_new_tokens else ""):
         hooks.check()
         stream.push([token])
         draft = drafter.propose(stream.text)[: max_new_tokens - len(out) - 1] if drafter else []
@@ -111,4 +93,5 @@ def decode_rewrite(model, tok, prompt, eos, done, *, drafter=None, max_new_token
         stats.spliced, stats.drafted = stats.spliced + accepted, stats.drafted + len(draft)
         token = greedy[accepted]
         hooks.progress(stats, stream.text)
+    stats.stop = stop
     return out, stream.text, stats

@@ -1,6 +1,8 @@
 """Drafts for the verified selector: the input lines that the output, as aligned so far, would copy next."""
 from copy_as_decode.core.document import split_lines
 
+from .prompt import text_ids
+
 
 class LineDrafter:
     """Keeps the output aligned with the input, line by line, and proposes what follows.
@@ -36,7 +38,7 @@ class LineDrafter:
         while j < len(self.lines) and len(chunk) < 6 * self.k:  # ~6 chars/token is an upper bound for code
             chunk += self.lines[j] + "\n"
             j += 1
-        return self.tok.encode(chunk, add_special_tokens=False)[: self.k]
+        return text_ids(self.tok, chunk)[: self.k]
 
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft after full acceptance, shrink it after a rejection."""

@@ -13,6 +13,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from copy_as_decode.core.contract import DEFAULT_MODEL, EditError
+
 EOS_TEXT = "<|im_end|>"  # Qwen chat turns end here; the program/rewrite ends with it
 
 
@@ -36,12 +38,11 @@ BUILTINS = {
         "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
         "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"),
 }
-DEFAULT_MODEL = "qwen2.5-coder-0.5b"
 TINY = "tiny"
 TOKENIZER_SOURCE = DEFAULT_MODEL  # `tiny` borrows the real Qwen tokenizer from here
 
 
-class ModelError(RuntimeError):
+class ModelError(EditError, RuntimeError):
     """A model that cannot be found, verified or loaded; the message says how to fix it."""
 
 

@@ -1,5 +1,10 @@
 """Prompts, as token ids in the model's chat template: one for edit programs, one for plain rewrites."""
+import re
+
 from copy_as_decode.core.document import numbered, split_lines
+
+_BACKTICKS = re.compile(r"`+")
+_SLOT = "\ue000"  # a private-use character: marks where a message's content goes in the rendered template
 
 PROGRAM_SYSTEM = """You edit files by writing an edit program instead of rewriting the file.
 The file is shown with line numbers ("12| code"); the numbers are not part of the file.
@@ -38,21 +43,62 @@ def program_messages(document_lines: list[str], instruction: str) -> list[dict]:
     return msgs + [{"role": "user", "content": _user(instruction, numbered(document_lines))}]
 
 
-REWRITE_PREFIX = "```\n"  # the assistant turn starts inside the code block, so the file starts at once
+def fence_for(document: str) -> str:
+    """A code fence longer than any backtick run in the document (CommonMark's rule), so no line of the
+    document can close it: a Markdown file with its own ``` blocks is fenced with ````."""
+    return "`" * max(3, max((len(run) for run in _BACKTICKS.findall(document)), default=0) + 1)
 
 
-def rewrite_messages(document: str, instruction: str) -> list[dict]:
-    body = "```\n" + document + ("" if document.endswith("\n") or not document else "\n") + "```"
+def rewrite_messages(document: str, instruction: str, fence: str) -> list[dict]:
+    body = fence + "\n" + document + ("" if document.endswith("\n") or not document else "\n") + fence
     return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": _user(instruction, body)}]
 
 
-def prompt_ids(tok, messages: list[dict], prefix: str = "") -> list[int]:
-    text = tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True) + prefix
-    return tok.encode(text, add_special_tokens=False)
+def fence_closed(text: str, fence: str) -> bool:
+    """Whether the rewrite has closed its block: a line that is exactly `fence` (spaces allowed), ended."""
+    return re.search(rf"(?:^|\n){re.escape(fence)}[ \t]*\n", text) is not None
 
 
-def shared_head(tok, ids: list[int], messages: list[dict]) -> int:
-    """How many leading `ids` are the same for every edit: the template of all messages but the last (the
-    system prompt and worked examples), when the prompt starts with exactly those tokens, else 0."""
-    head = tok.encode(tok.apply_chat_template(messages[:-1], tokenize=False), add_special_tokens=False)
-    return len(head) if ids[:len(head)] == head else 0
+def fenced_text(text: str, fence: str) -> str:
+    """The file part of a rewrite: everything before its closing fence (which may also be its last line)."""
+    m = re.search(rf"(?:^|\n){re.escape(fence)}[ \t]*(?:\n|$)", text)
+    return text if m is None else text[: m.start() + (1 if m.group().startswith("\n") else 0)]
+
+
+def text_ids(tok, text: str) -> list[int]:
+    """Token ids of document text: a special-token string in it ("<|im_end|>") stays ordinary text."""
+    return tok(text, add_special_tokens=False, split_special_tokens=True)["input_ids"] if text else []
+
+
+def prompt_ids(tok, messages: list[dict], prefix: str = "", *, open_turn: bool = True) -> list[int]:
+    """The chat template's own markers as special tokens, every message's content (and `prefix`) as text.
+
+    The template is rendered with a placeholder per content, and the pieces are tokenized apart; a
+    content never merges with a marker anyway (markers are special tokens), so this is how the whole
+    prompt would tokenize if contents could not hold special-token strings.
+    """
+    slots = [{**m, "content": f"{_SLOT}{k}{_SLOT}"} for k, m in enumerate(messages)]
+    rendered = tok.apply_chat_template(slots, tokenize=False, add_generation_prompt=open_turn)
+    ids, parts = [], rendered.split(_SLOT)
+    for k, part in enumerate(parts):
+        if k % 2:
+            ids += text_ids(tok, messages[int(part)]["content"])
+        elif part:
+            ids += tok.encode(part, add_special_tokens=False)
+    return ids + text_ids(tok, prefix)
+
+
+def program_prompt(tok, lines: list[str], instruction: str) -> tuple[list[int], int]:
+    """The program prompt's ids and the length of its shared head (system prompt and worked examples: the
+    same tokens for every edit, so their cache can be computed once), 0 if the ids do not start with it."""
+    messages = program_messages(lines, instruction)
+    ids = prompt_ids(tok, messages)
+    head = prompt_ids(tok, messages[:-1], open_turn=False)
+    return ids, len(head) if ids[:len(head)] == head else 0
+
+
+def rewrite_prompt(tok, document: str, instruction: str) -> tuple[list[int], str]:
+    """The rewrite prompt's ids (the assistant turn opens the code block, so the file starts at once) and
+    its fence."""
+    fence = fence_for(document)
+    return prompt_ids(tok, rewrite_messages(document, instruction, fence), fence + "\n"), fence

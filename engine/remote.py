@@ -29,22 +29,19 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.oracle import line_oracle
-from copy_as_decode.core.program import Copy, Gen, format_item, format_program, parse
-from copy_as_decode.core.resolver import resolve
+from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE, ContextError, EditError
+from copy_as_decode.core.program import Copy, Gen, format_item
 
-from . import gbnf, models, prompt
-from .decode import Hooks, TextStream
-from .engine import _FENCE, SELECTORS, ContextError, EditResult, fenced_text, with_line_endings_of
+from . import gbnf, models
+from .front import EditFront
 from .stats import Stats
+from .text_stream import TextStream
 from .tracker import ProgramTracker
 
 API_KEY_ENV = "COPY_AS_DECODE_API_KEY"
 ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
 APIS = ("auto", "llama.cpp", "openai")
 STOP_COPY = gbnf.COPY_CLOSE
-STOP_FENCE = "\n```"
 # Code, indentation, CRLF, accents, CJK, emoji and the chat-template tokens: tokenizers that differ anywhere
 # that matters for prompts almost surely differ here.
 PROBE = ("def f(x):\n    return x + 1  # ünïcödé ✓ 数字 🙂 0123456789\r\n\t<copy lines=\"12-34\"/><gen>"
@@ -55,7 +52,7 @@ _NEUTRAL = {"top_k": 0, "top_p": 1.0, "min_p": 0.0, "typical_p": 1.0, "repeat_pe
 _NATIVE_FIELDS = ["content", "tokens", "stop_type", "stopping_word", "timings", "tokens_evaluated", "truncated"]
 
 
-class RemoteError(RuntimeError):
+class RemoteError(EditError, RuntimeError):
     """The inference engine failed or answered something unusable; the message says what and where."""
 
 
@@ -95,10 +92,14 @@ class _Run:
     requests: int = 0
 
 
-class RemoteEngine:
-    """`edit()` like engine.Engine, decoding on a llama.cpp / OpenAI-compatible completion endpoint."""
+class RemoteEngine(EditFront):
+    """engine.front's `edit()`, decoding on a llama.cpp / OpenAI-compatible completion endpoint.
 
-    def __init__(self, endpoint: str | None = None, model: str = models.DEFAULT_MODEL, *, api: str = "auto",
+    `verified` runs as a greedy full rewrite on the engine: its output is by definition greedy full
+    regeneration; the engine's own speculative decoding (llama-server `--spec-type ngram-simple`) is what
+    drafts from the input there."""
+
+    def __init__(self, endpoint: str | None = None, model: str = DEFAULT_MODEL, *, api: str = "auto",
                  api_key: str | None = None, timeout: float = 300.0, retries: int = 2, tokenizer=None,
                  served_model: str | None = None, grammar_param: str | None = None, verify_tokenizer: bool = True):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)
@@ -112,7 +113,7 @@ class RemoteEngine:
         self.timeout, self.retries = timeout, retries
         self.tok = tokenizer if tokenizer is not None else load_tokenizer(model)
         self.eos = models.eos_id(self.tok)
-        self._tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
+        self.tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
         self._eog = {self.eos, self.tok.eos_token_id, self.tok.pad_token_id} - {None}
         # Programs end with the chat end token only, as under the local grammar; engines also end on the other
         # end-of-generation tokens (Qwen: <|endoftext|>, <|file_sep|>, ...), which a model may rank higher.
@@ -128,45 +129,15 @@ class RemoteEngine:
         self.device, self.dtype = f"remote ({self.api})", "remote"
         self.tokenizer_verified = self._verify_tokenizer() if verify_tokenizer else False
 
-    # ---- edits -------------------------------------------------------------------------------------------
+    # ---- edits ----------------------------------------------------------------------------------------
 
-    def edit(self, document: str, instruction: str, selector: str = "verified", *, program: str | None = None,
-             max_new_tokens: int = 2048, temperature: float = 0.0, hooks: Hooks = Hooks()) -> EditResult:
-        """Same contract as Engine.edit. `verified` runs as a greedy full rewrite on the engine: its output is
-        by definition greedy full regeneration; the engine's own speculative decoding (llama-server
-        `--spec-type ngram-simple`) is what drafts from the input there."""
-        if selector not in SELECTORS:
-            raise ValueError(f"unknown selector {selector!r}; choose one of {', '.join(SELECTORS)}")
-        start = time.perf_counter()
-        if selector == "grammar":
-            result = self._grammar(document, instruction, max_new_tokens, temperature, hooks)
-        elif selector == "forced":
-            if program is None:
-                raise ValueError("selector `forced` needs a program")
-            result = self._forced(document, instruction, program, hooks)
-        else:
-            result = self._rewrite(document, instruction, max_new_tokens, hooks)
-        result.stats.total_s = time.perf_counter() - start
-        return result
+    def _decode_program(self, ids, head, lines, plan, forced, temperature, hooks):
+        if forced is not None:
+            return self._forced(ids, lines, forced, hooks)
+        return self._grammar(ids, lines, plan.limit, temperature, hooks)
 
-    def _program_prompt(self, lines: list[str], instruction: str) -> list[int]:
-        with self._tok_lock:
-            return prompt.prompt_ids(self.tok, prompt.program_messages(lines, instruction))
-
-    def _encode(self, text: str) -> list[int]:
-        with self._tok_lock:
-            return self.tok.encode(text, add_special_tokens=False)
-
-    def _check_context(self, n_prompt: int, max_new_tokens: int) -> None:
-        if self.context and n_prompt + max_new_tokens > self.context:
-            raise ContextError(f"document too long: prompt {n_prompt} + {max_new_tokens} new tokens exceeds the "
-                               f"engine's context of {self.context} tokens per request")
-
-    def _grammar(self, document, instruction, max_new_tokens, temperature, hooks) -> EditResult:
-        lines = split_lines(document)
-        ids = self._program_prompt(lines, instruction)
-        self._check_context(len(ids), max_new_tokens)
-        run = _Run(Stats(prompt_tokens=len(ids)), list(ids))
+    def _grammar(self, ids, lines, max_new_tokens, temperature, hooks):
+        run = _Run(Stats(prompt_tokens=len(ids), budget=max_new_tokens, stop=CAP), list(ids))
         tracker, stream = ProgramTracker(), TextStream(self.tok)
         while run.stats.sampled < max_new_tokens:
             hooks.check()
@@ -176,7 +147,7 @@ class RemoteEngine:
                                ban=self._other_specials)
             if c.stop == "stop":
                 self._settle_stop(run, c, tracker)
-            with self._tok_lock:
+            with self.tok_lock:
                 piece = stream.push(c.tokens)
             run.program += c.tokens
             run.stats.sampled += len(c.tokens)
@@ -189,11 +160,11 @@ class RemoteEngine:
                 if after.kind != "between" or after.newline:
                     raise GrammarRefused(f"the engine ended the program inside an item ({tracker.text[-60:]!r}): "
                                          f"it does not apply the grammar")
+                run.stats.stop = EOS
                 break
             if not c.tokens:
                 raise RemoteError(f"the engine stopped ({c.stop}) without producing a token")
-        # A program cut off by the token cap keeps its complete items; an unfinished tail is dropped.
-        return EditResult(resolve(tracker.items, lines), format_program(tracker.items, sep=""), run.stats)
+        return tracker.items, run.stats
 
     def _settle_stop(self, run: _Run, c: Completion, tracker: ProgramTracker) -> None:
         """An ambiguous "stop": under the grammar an end of sequence comes only between items or after a split
@@ -210,7 +181,7 @@ class RemoteEngine:
             return
         del run.seq[len(run.seq) - len(c.tokens):]
         c.text += STOP_COPY
-        c.tokens = self._encode(c.text)
+        c.tokens = self.encode(c.text)
         run.seq += c.tokens
         c.stop = "word"
 
@@ -230,16 +201,14 @@ class RemoteEngine:
                                          f"{len(lines)}: it does not apply the grammar")
                 last = item.end
                 # Tokenized alone: a whole-document tokenization can merge across line ends.
-                copied = self._encode("".join(lines[item.start - 1:item.end]))
+                copied = self.encode("".join(lines[item.start - 1:item.end]))
                 run.seq += copied
                 run.stats.spliced += len(copied)
 
-    def _forced(self, document, instruction, program, hooks) -> EditResult:
+    def _forced(self, ids, lines, items, hooks):
         """Feed a given program: each copy closes a request whose prompt ends with the copy tag, and the copied
         lines open the next one, so the engine's prefix cache does exactly the work a generated program's
         splices would. The program must be one the grammar allows (in range, in order, no span copies)."""
-        lines = split_lines(document)
-        items = parse(program)
         last = 0
         for k, item in enumerate(items, 1):
             if isinstance(item, Copy):
@@ -249,39 +218,35 @@ class RemoteEngine:
                 last = item.end
             elif not isinstance(item, Gen):
                 raise gbnf.ProgramStateError(f"program outside the grammar: item {k} is a span copy")
-        ids = self._program_prompt(lines, instruction)
         run = _Run(Stats(prompt_tokens=len(ids)), list(ids))
         for item in items:
             hooks.check()
-            toks = self._encode(format_item(item))  # each item alone, so every copy tag ends on a token boundary
+            toks = self.encode(format_item(item))  # each item alone, so every copy tag ends on a token boundary
             run.seq += toks
             run.program += toks
             run.stats.sampled += len(toks)
             if isinstance(item, Copy):
                 self._complete(run, 0, 0.0, None, [])  # evaluates up to the tag, as decoding it would have
-                copied = self._encode("".join(lines[item.start - 1:item.end]))
+                copied = self.encode("".join(lines[item.start - 1:item.end]))
                 run.seq += copied
                 run.stats.spliced += len(copied)
                 hooks.progress(run.stats, "")
         self._complete(run, 0, 0.0, None, [])
-        return EditResult(resolve(items, lines), format_program(items, sep=""), run.stats)
+        run.stats.stop, run.stats.budget = EOS, run.stats.sampled
+        return items, run.stats
 
-    def _rewrite(self, document, instruction, max_new_tokens, hooks) -> EditResult:
-        lf = document.replace("\r\n", "\n")
-        with self._tok_lock:
-            ids = prompt.prompt_ids(self.tok, prompt.rewrite_messages(lf, instruction), prompt.REWRITE_PREFIX)
-        self._check_context(len(ids), max_new_tokens)
-        run = _Run(Stats(prompt_tokens=len(ids)), list(ids))
+    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
+        run = _Run(Stats(prompt_tokens=len(ids), budget=plan.limit), list(ids))
         hooks.check()
-        c = self._complete(run, max_new_tokens, 0.0, None, [STOP_FENCE])
-        if c.stop == "stop" and _FENCE.search(c.text) is None:  # assume the fence was cut off
-            c.tokens = self._encode(c.text + STOP_FENCE)
+        close = "\n" + fence + "\n"  # engines leave the stop string out of the text
+        c = self._complete(run, plan.limit, 0.0, None, [close])
+        # "stop": llama-server's OpenAI route does not say whether the fence or the end token stopped it.
+        run.stats.stop = {"eos": EOS, "word": FENCE, "stop": FENCE}.get(c.stop, CAP)
         run.stats.sampled = len(c.tokens)
-        with self._tok_lock:
+        with self.tok_lock:
             text = self.tok.decode(c.tokens)
-        new = with_line_endings_of(document, fenced_text(text))
         hooks.progress(run.stats, text)
-        return EditResult(new, format_program(line_oracle(document, new)), run.stats, c.tokens)
+        return c.tokens, text + (close if run.stats.stop == FENCE else ""), run.stats
 
     # ---- the wire ----------------------------------------------------------------------------------------
 
@@ -355,7 +320,7 @@ class RemoteEngine:
         if choice.get("token_ids") is not None:
             tokens = [int(x) for x in choice["token_ids"] if int(x) not in self._eog]
         else:
-            tokens = self._encode(text)
+            tokens = self.encode(text)
         if n_predict == 0:
             tokens, text = [], ""
         return Completion(tokens, text, stop_kind, prompt_n, cached, timings.get("prompt_ms"),
@@ -422,7 +387,8 @@ class RemoteEngine:
 
     def _verify_tokenizer(self) -> bool:
         """Compare the engine's tokenization of PROBE with the local tokenizer's; raise ModelMismatch if they differ."""
-        local = self._encode(PROBE)
+        with self.tok_lock:  # the probe's chat markers are special tokens on both sides
+            local = self.tok.encode(PROBE, add_special_tokens=False)
         if self.api == "llama.cpp" or self.owner == "llamacpp":
             tries = [("/tokenize", {"content": PROBE, "add_special": False, "parse_special": True})]
         else:

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 
 @dataclass
 class Stats:
+    stop: str = ""        # why the decode ended: core.contract's EOS, FENCE, CAP, CONTEXT
+    budget: int = 0       # the most tokens it could sample (core.contract.budget)
     prompt_tokens: int = 0
     prompt_cached: int = 0  # of which came from the engine's prefix cache (engine/prefix_cache.py)
     sampled: int = 0      # tokens chosen by the model, one forward each

@@ -11,24 +11,25 @@ import time
 
 import torch
 
+from copy_as_decode.core import contract
+from copy_as_decode.core.contract import (BAD_PARAMS, BAD_PROGRAM, E_CANCELLED, ENGINE_ERROR, INCOMPLETE,
+                                          INVALID_REQUEST, NO_METHOD, OUT_OF_MEMORY, PARSE_ERROR, TOO_LONG,
+                                          Cancelled, ContextError, EditBackend, Hooks, IncompleteEdit)
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
 
 from .constraint import GrammarError
-from .decode import Cancelled, Hooks
-from .engine import SELECTORS, ContextError, Engine
 
-PARSE_ERROR, INVALID_REQUEST, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -32602
-CANCELLED, ENGINE_ERROR, TOO_LONG, OUT_OF_MEMORY, BAD_PROGRAM = -32800, 1000, 1001, 1002, 1003
 PROGRESS_EVERY_S = 0.2
 
 
 class Worker:
-    def __init__(self, engine: Engine, out=sys.stdout):
+    def __init__(self, engine: EditBackend, out=sys.stdout):
         self.engine, self.out = engine, out
         self.lock = threading.Lock()
         self.edits: queue.Queue = queue.Queue()
         self.cancelled: set = set()
+        self.stopping = False  # after `shutdown` the running edit stops too, and queued ones are cancelled
 
     def send(self, msg: dict) -> None:
         with self.lock:
@@ -60,8 +61,10 @@ class Worker:
                     self.send({"id": rid, "result": None})
             elif method == "ping":
                 e = self.engine
-                self.send({"id": rid, "result": {"model": e.model_name, "device": e.device, "dtype": e.dtype}})
+                self.send({"id": rid, "result": {"model": e.model_name, "device": e.device, "dtype": e.dtype,
+                                                 "context": e.context}})
             elif method == "shutdown":
+                self.stopping = True
                 self.send({"id": rid, "result": None})
                 break
             else:
@@ -74,8 +77,8 @@ class Worker:
             self.run(*job)
 
     def run(self, rid, params: dict) -> None:
-        if rid in self.cancelled:
-            return self.error(rid, CANCELLED, "cancelled")
+        if rid in self.cancelled or self.stopping:
+            return self.error(rid, E_CANCELLED, "cancelled")
         try:
             args = _edit_args(params)
         except (KeyError, TypeError, ValueError) as e:
@@ -83,9 +86,12 @@ class Worker:
         try:
             result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
             self.send({"id": rid, "result": {"text": result.text, "program": result.program,
-                                             "stats": result.stats.as_dict()}})
+                                             "stop": result.stats.stop, "stats": result.stats.as_dict()}})
         except Cancelled:
-            self.error(rid, CANCELLED, "cancelled")
+            self.error(rid, E_CANCELLED, "cancelled")
+        except IncompleteEdit as e:
+            self.send({"id": rid, "error": {"code": INCOMPLETE, "message": str(e), "data": {
+                "stop": e.stop, "limit": e.limit, "stats": e.stats.as_dict() if e.stats else None}}})
         except ContextError as e:
             self.error(rid, TOO_LONG, str(e))
         except (torch.OutOfMemoryError, MemoryError):
@@ -103,7 +109,7 @@ class _RequestHooks(Hooks):
         self.worker, self.rid, self.last = worker, rid, 0.0
 
     def check(self) -> None:
-        if self.rid in self.worker.cancelled:
+        if self.rid in self.worker.cancelled or self.worker.stopping:
             raise Cancelled()
 
     def progress(self, stats, text: str) -> None:
@@ -111,17 +117,16 @@ class _RequestHooks(Hooks):
         if now - self.last >= PROGRESS_EVERY_S:
             self.last = now
             self.worker.send({"method": "progress", "params": {
-                "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "text_chars": len(text)}})
+                "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
+                "text_chars": len(text)}})
 
 
 def _edit_args(p: dict) -> dict:
     if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
         raise TypeError("`document` and `instruction` must be strings")
-    selector = p.get("selector", "verified")
-    if selector not in SELECTORS:
-        raise ValueError(f"selector must be one of {', '.join(SELECTORS)}")
+    selector = contract.check_selector(p.get("selector", contract.DEFAULT_SELECTOR))
     if selector == "forced" and not isinstance(p.get("program"), str):
         raise ValueError("selector `forced` needs a `program` string")
     return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
-            "program": p.get("program"), "max_new_tokens": int(p.get("max_new_tokens", 2048)),
+            "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
             "temperature": float(p.get("temperature", 0.0))}

@@ -13,7 +13,6 @@ See docs/editors.md for the behaviour users see.
 import argparse
 import asyncio
 import logging
-import re
 import sys
 import uuid
 from typing import Any
@@ -22,6 +21,9 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+
+from copy_as_decode.core.contract import CAP, INCOMPLETE, TOO_LONG
+from copy_as_decode.core.document import with_line_endings
 
 from . import positions
 from .edit_request import EditRequest, Outcome, range_json
@@ -65,6 +67,11 @@ class CopyAsDecodeProtocol(LanguageServerProtocol):
         # executeCommand runs its handler as a separate task that pygls does not cancel: do it here
         self._server.cancel_request(msg_id)
 
+    def _send_data(self, data):
+        # after `exit` pygls closes stdout while cancelled edits still wind down: they must stay silent
+        if not self._server.exiting:
+            super()._send_data(data)
+
 
 class CopyAsDecodeServer(LanguageServer):
     def __init__(self, *args, **kwargs):
@@ -73,6 +80,8 @@ class CopyAsDecodeServer(LanguageServer):
         self.worker = WorkerClient(self.settings.command(), on_start=self._worker_started,
                                    on_exit=self._worker_exited)
         self.jobs: dict[Any, _Job] = {}  # request id -> job
+        self.shut_down = False  # the client sent `shutdown`: `exit` then ends with code 0, else 1
+        self.exiting = False  # the client sent `exit`: stdout is closed
         self._indexes: dict[str, tuple[int | None, str, positions.LineIndex]] = {}
 
     def shutdown(self):
@@ -209,8 +218,32 @@ class CopyAsDecodeServer(LanguageServer):
     async def run_edit(self, req: EditRequest, title: str = "Copy-as-Decode") -> Outcome:
         """Run the worker on the request's lines and return the LSP edits (nothing applied here).
 
-        Failures come back as an Outcome with a status, after telling the user (cancellation is silent).
+        Failures come back as an Outcome with a status, after telling the user (cancellation is silent);
+        whatever happens, the progress ends and the edit leaves nothing behind.
         """
+        msg_id = self.protocol.msg_id
+        job = _Job(req.uri)
+        if msg_id is not None:
+            self.jobs[msg_id] = job
+        progress = _Progress(self)
+        try:
+            return await self._run_edit(req, title, job, progress)
+        except asyncio.CancelledError:
+            progress.end("cancelled")
+            if job.reason is None:  # the server is stopping, or pygls cancelled the request's task
+                raise
+            asyncio.current_task().uncancel()
+            return Outcome("cancelled", req.uri, req.version)
+        except Exception as e:  # a fault of the server itself: still one line, not a traceback in the editor
+            log.exception("edit of %s failed", req.uri)
+            progress.end("failed")
+            return self._fail(req, "error", f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
+        finally:
+            job.active = False
+            if msg_id is not None and self.jobs.get(msg_id) is job:
+                del self.jobs[msg_id]
+
+    async def _run_edit(self, req: EditRequest, title: str, job: _Job, progress: "_Progress") -> Outcome:
         doc = self.document(req.uri)
         if doc is None:
             return self._fail(req, "error", "the document is not open in the editor")
@@ -225,26 +258,21 @@ class CopyAsDecodeServer(LanguageServer):
         else:
             start, end = 0, len(text)
         old = text[start:end]
+        if (bad := _not_unicode(old)) is not None:
+            line = index.position_at(start + bad).line + 1
+            return self._fail(req, "error", f"the document holds text that is not valid Unicode (line {line}); "
+                                            "nothing was changed")
+        if _not_unicode(req.instruction) is not None:
+            return self._fail(req, "error", "the instruction holds text that is not valid Unicode; nothing was changed")
         settings = self.settings
         params = {"document": old, "instruction": req.instruction, "selector": settings.selector,
-                  "max_new_tokens": settings.max_new_tokens}
+                  "max_new_tokens": settings.budget}
 
-        msg_id = self.protocol.msg_id
-        job = _Job(req.uri)
-        if msg_id is not None:
-            self.jobs[msg_id] = job
-        progress = _Progress(None, None)
+        await progress.begin(title, job,
+                             "waiting for the model" if self.worker.running else "starting the model worker")
         try:
-            progress = await self._progress_begin(
-                title, job, "waiting for the model" if self.worker.running else "starting the model worker")
             async with asyncio.timeout(settings.timeout or None):
                 result = await self.worker.edit(params, progress.report, key=req.uri)
-        except asyncio.CancelledError:
-            progress.end("cancelled")
-            if job.reason is None:  # the server is stopping, or pygls cancelled the request's task
-                raise
-            asyncio.current_task().uncancel()
-            return Outcome("cancelled", req.uri, version)
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, "timeout", f"the edit timed out after {settings.timeout:g} s; nothing was applied")
@@ -259,18 +287,14 @@ class CopyAsDecodeServer(LanguageServer):
             progress.end("failed")
             return self._fail(req, "error", f"{e}; it restarts with the next edit")
         except WorkerError as e:
-            progress.end("failed")
-            return self._fail(req, "error", _worker_message(e))
-        finally:
-            job.active = False
-            if msg_id is not None and self.jobs.get(msg_id) is job:
-                del self.jobs[msg_id]
+            progress.end("incomplete" if e.code == INCOMPLETE else "failed")
+            return self._fail(req, "error", _worker_message(e, settings))
         stats = result.get("stats") if isinstance(result, dict) else None
         new = result.get("text") if isinstance(result, dict) else None
         if not isinstance(new, str):
             progress.end("failed")
             return self._fail(req, "error", "the model worker gave no text")
-        new = _keep_conventions(old, new, followed=end < len(text))
+        new = _keep_final_newline(old, with_line_endings(old, new), followed=end < len(text))
         doc = self.document(req.uri)
         if doc is None or doc.version != version:
             progress.end("document changed")
@@ -312,33 +336,35 @@ class CopyAsDecodeServer(LanguageServer):
                       f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
         return bool(res.applied)
 
-    async def _progress_begin(self, title: str, job: _Job, message: str) -> "_Progress":
-        window = self.client_capabilities.window
+
+class _Progress:
+    """Work-done progress for one edit; without client support (or before `begin`) it does nothing."""
+
+    def __init__(self, ls: CopyAsDecodeServer):
+        self.ls, self.token, self.last = ls, None, 0.0
+        self.done = False
+
+    async def begin(self, title: str, job: _Job, message: str) -> None:
+        window = self.ls.client_capabilities.window
         if not (window and window.work_done_progress):
-            return _Progress(None, None)
+            return
         token = f"copyAsDecode/{uuid.uuid4()}"
         try:
-            await self.work_done_progress.create_async(token)
+            await self.ls.work_done_progress.create_async(token)
         except Exception as e:
             log.warning("window/workDoneProgress/create failed: %s", e)
-            return _Progress(None, None)
-        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+            return
+        self.token = token
+        self.ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(
             title=title, cancellable=True, message=message))
         loop = asyncio.get_running_loop()
-        cancel_future = self.work_done_progress.tokens.get(token)
+        cancel_future = self.ls.work_done_progress.tokens.get(token)
         if cancel_future is not None:
             cancel_future.add_done_callback(
                 lambda f: f.cancelled() and loop.call_soon_threadsafe(job.cancel, "cancelled"))
-        return _Progress(self, token)
-
-
-class _Progress:
-    def __init__(self, ls: CopyAsDecodeServer | None, token):
-        self.ls, self.token, self.last = ls, token, 0.0
-        self.done = False
 
     def report(self, params: dict) -> None:
-        if self.ls is None or self.done:
+        if self.token is None or self.done:
             return
         now = asyncio.get_running_loop().time()
         if now - self.last < PROGRESS_INTERVAL:
@@ -349,7 +375,7 @@ class _Progress:
             message=f"{sampled} tokens generated, {spliced} copied"))
 
     def end(self, message: str) -> None:
-        if self.ls is None or self.done:
+        if self.token is None or self.done:
             return
         self.done = True
         self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
@@ -364,18 +390,28 @@ def diagnostic_instruction(diag: types.Diagnostic, line: int) -> str:
     return f"Fix the problem{source}{code} at line {line}: {message}"
 
 
-def _worker_message(e: WorkerError) -> str:
+def _worker_message(e: WorkerError, settings: Settings) -> str:
     text = str(e) or "the model worker failed"
-    if e.code == 1001:
+    if e.code == TOO_LONG:
         return f"{text} (select fewer lines and use “{EDIT_TITLE}”)"
+    if e.code == INCOMPLETE:
+        by_budget = settings.max_new_tokens is not None and (e.data or {}).get("stop") == CAP
+        return f"{text} (select fewer lines{f', or raise {SECTION}.maxNewTokens' if by_budget else ''})"
     return text
 
 
-def _keep_conventions(old: str, new: str, followed: bool) -> str:
-    """Keep the edited lines' conventions: CRLF documents get CRLF in generated lines, and a line range that
-    is followed by more text keeps its final line break (else the next line would be joined to it)."""
-    if "\r\n" in old and old.count("\n") == old.count("\r\n"):
-        new = re.sub(r"(?<!\r)\n", "\r\n", new)
+def _not_unicode(text: str) -> int | None:
+    """Offset of the first lone surrogate (JSON can carry one, UTF-8 cannot), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return e.start
+    return None
+
+
+def _keep_final_newline(old: str, new: str, followed: bool) -> str:
+    """A line range that is followed by more text keeps its final line break (else the next line would be
+    joined to it). Line endings follow core.document.with_line_endings, the rule every client shares."""
     if followed and new and old.endswith("\n") and not new.endswith("\n"):
         new += "\r\n" if old.endswith("\r\n") else "\n"
     return new
@@ -465,8 +501,18 @@ def cancel_command(ls: CopyAsDecodeServer, *args):
 
 @server.feature(types.SHUTDOWN)
 async def shutdown(ls: CopyAsDecodeServer, params):
+    ls.shut_down = True
     ls.cancel_edits()
     await ls.worker.shutdown()
+
+
+@server.feature(types.EXIT)
+def exit_(ls: CopyAsDecodeServer, params):
+    # Synchronous: pygls then closes stdout and ends the event loop at once (an awaiting handler would let
+    # it read stdin again and block there). Without a prior shutdown, edits and the worker may still run.
+    ls.exiting = True
+    ls.cancel_edits()
+    ls.worker.kill()
 
 
 # -- command line ------------------------------------------------------------------------------------------
@@ -485,7 +531,7 @@ def serve(args: argparse.Namespace) -> int:
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io()
-    return 0
+    return 0 if server.shut_down else 1  # as LSP asks; pygls swallows the SystemExit that carries it
 
 
 run = serve  # the name `copy-as-decode serve` delegates to, like the other subcommands

@@ -3,9 +3,10 @@ import shlex
 import sys
 from dataclasses import dataclass, field, fields, replace
 
+from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, SELECTORS
+
 SECTION = "copyAsDecode"
-SELECTORS = ("grammar", "verified", "full")
-DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+BUILTIN_MODELS = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "tiny")  # whose context is known before a worker runs
 
 # camelCase setting name -> field name
 _NAMES = {"model": "model", "selector": "selector", "device": "device", "dtype": "dtype",
@@ -19,10 +20,10 @@ class SettingsError(ValueError):
 @dataclass(frozen=True)
 class Settings:
     model: str = DEFAULT_MODEL
-    selector: str = "verified"
+    selector: str = DEFAULT_SELECTOR
     device: str = ""  # empty: the worker's default (CUDA when present, else CPU)
     dtype: str = ""  # empty: the worker's default (float32 on CPU, bfloat16 on CUDA)
-    max_new_tokens: int = 2048
+    max_new_tokens: int | None = None  # None: auto, the budget the worker derives from the document
     timeout: float = 600.0  # seconds; 0 means no limit
     worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
 
@@ -55,7 +56,17 @@ class Settings:
                 changes[name] = _check(key, name, value)
             except SettingsError as e:
                 errors.append(str(e))
-        return replace(self, **changes), errors
+        new = replace(self, **changes)
+        if new.max_new_tokens is not None and new.model in BUILTIN_MODELS and new.max_new_tokens > BUILTIN_CONTEXT:
+            errors.append(f"{SECTION}.maxNewTokens must be at most {BUILTIN_CONTEXT}, the context of {new.model} "
+                          f"(or \"{AUTO}\")")
+            new = replace(new, max_new_tokens=self.max_new_tokens)
+        return new, errors
+
+    @property
+    def budget(self):
+        """`max_new_tokens` as the worker takes it."""
+        return AUTO if self.max_new_tokens is None else self.max_new_tokens
 
     def restart_needed(self, other: "Settings") -> bool:
         """Whether going from these settings to `other` needs a new worker process."""
@@ -70,8 +81,10 @@ def _check(key: str, name: str, value):
             raise SettingsError(f"{SECTION}.{key} must be a list of strings or a command line")
         return tuple(value)
     if name == "max_new_tokens":
+        if value == AUTO:
+            return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise SettingsError(f"{SECTION}.{key} must be a positive integer")
+            raise SettingsError(f"{SECTION}.{key} must be \"{AUTO}\" or a positive integer")
         return value
     if name == "timeout":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

@@ -11,6 +11,7 @@ its result would be applied to a document the newer edit is about to change.
 """
 import asyncio
 import collections
+import contextlib
 import itertools
 import json
 import os
@@ -19,7 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-CANCELLED = -32800
+from copy_as_decode.core.contract import E_CANCELLED as CANCELLED
+
 STREAM_LIMIT = 1 << 30  # one line per message; documents can be large
 
 
@@ -132,6 +134,11 @@ class WorkerClient:
         except (ValueError, ConnectionError) as e:  # line over the limit, broken pipe
             self._log(f"worker: output stream failed: {e}")
             proc.kill()
+        except asyncio.CancelledError:
+            if self._expected_exit:  # killed as the event loop ends: reap it while the loop still can
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(proc.wait(), 2.0)
+            raise
         rc = await proc.wait()
         try:  # its last stderr lines say why it stopped
             await asyncio.wait_for(asyncio.shield(stderr_task), 1.0)
@@ -178,6 +185,8 @@ class WorkerClient:
             proc = self._proc
             if proc is not None and proc.returncode is None:
                 self._expected_exit = True
+                for req in list(self._pending.values()):  # `cancel` first: the running edit stops, not finishes
+                    self._give_up(req, WorkerError("the model worker was stopped"))
                 try:
                     self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
                     proc.stdin.close()
@@ -219,9 +228,12 @@ class WorkerClient:
     # -- requests ------------------------------------------------------------------------------------------
 
     def _send(self, msg: dict) -> None:
+        self._write(_encode(msg))
+
+    def _write(self, line: bytes) -> None:
         if not self.running:
             raise WorkerCrashed("the model worker is not running")
-        self._proc.stdin.write(json.dumps(msg, ensure_ascii=False).encode("utf-8") + b"\n")
+        self._proc.stdin.write(line)
 
     def _dispatch(self, msg: dict) -> None:
         if "id" not in msg or msg.get("method") is not None:
@@ -251,9 +263,11 @@ class WorkerClient:
 
     async def request(self, method: str, params=None, timeout: float | None = None):
         """A plain request (ping, ...) answered at once by the worker."""
+        rid = next(self._ids)
+        line = _encode({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         await self.start()
-        req = _Request(next(self._ids), None, None)
-        self._send({"jsonrpc": "2.0", "id": req.id, "method": method, "params": params})
+        req = _Request(rid, None, None)
+        self._write(line)
         self._pending[req.id] = req
         await self._drain()
         try:
@@ -263,21 +277,24 @@ class WorkerClient:
 
     async def edit(self, params: dict, on_progress: Callable[[dict], None] | None = None, *, key=None,
                    on_id: Callable[[int], None] | None = None) -> dict:
-        """Run one edit; returns the worker's result {"text", "program", "stats"}.
+        """Run one edit; returns the worker's result {"text", "program", "stop", "stats"}.
 
-        Raises WorkerError (engine error, with its code), WorkerCrashed (the process died; the next
-        request restarts it), Cancelled / Superseded. Cancelling the awaiting task cancels the edit in the
-        worker too. `on_id` receives the request id (for `cancel`) as soon as it is sent.
+        Raises WorkerError (engine error, with its code; or a request that cannot be encoded, before
+        anything is sent or started), WorkerCrashed (the process died; the next request restarts it),
+        Cancelled / Superseded. Cancelling the awaiting task cancels the edit in the worker too. `on_id`
+        receives the request id (for `cancel`) as soon as it is sent.
         """
+        rid = next(self._ids)
+        line = _encode({"jsonrpc": "2.0", "id": rid, "method": "edit", "params": params})
         await self.start()
-        req = _Request(next(self._ids), key, on_progress)
+        req = _Request(rid, key, on_progress)
         if key is not None and (old := self._by_key.get(key)) is not None:
             self._give_up(old, Superseded("superseded by a newer edit of the same document"))
         self._pending[req.id] = req
         if key is not None:
             self._by_key[key] = req
         try:
-            self._send({"jsonrpc": "2.0", "id": req.id, "method": "edit", "params": params})
+            self._write(line)
         except WorkerError:
             self._pending.pop(req.id, None)
             if self._by_key.get(key) is req:
@@ -301,7 +318,7 @@ class WorkerClient:
         self._give_up(req, Cancelled())
         return True
 
-    def _give_up(self, req: _Request, error: Cancelled) -> None:
+    def _give_up(self, req: _Request, error: WorkerError) -> None:
         if self._by_key.get(req.key) is req:
             del self._by_key[req.key]
         if not req.future.done():
@@ -318,3 +335,11 @@ class WorkerClient:
             await self._proc.stdin.drain()
         except (ConnectionError, AttributeError):
             pass  # the stdout reader reports the exit
+
+
+def _encode(msg: dict) -> bytes:
+    try:
+        return json.dumps(msg, ensure_ascii=False).encode("utf-8") + b"\n"
+    except UnicodeEncodeError as e:  # a lone surrogate: JSON carries it, UTF-8 cannot
+        raise WorkerError(f"the request holds text that is not valid Unicode "
+                          f"(U+{ord(e.object[e.start]):04X}); nothing was sent") from None

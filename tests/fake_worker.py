@@ -5,10 +5,18 @@ know the exact result. Lines at its start that begin with "#" steer the double i
 
     #slow S [N]      N progress steps (default 100) of S seconds each before answering; cancellable
     #crash           exit at once with status 3 (after a line on stderr)
-    #error CODE MSG  answer with that error
+    #error CODE MSG  answer with that error (without error data)
 
-A program that does not parse or resolve is answered with error 1003. Stats add `model`, `device`, `dtype`,
-`pid`, `selector` and `max_new_tokens` so tests can see which process and which settings served an edit.
+Each #slow step and each generated character counts as one sampled token. Like the real worker it takes
+`max_new_tokens` "auto" (the default: no limit here) or a positive integer; an edit that would sample more is
+answered with INCOMPLETE (1004), the contract's message and data {"stop": "cap", "limit", "stats"}. A program
+that does not parse or resolve is answered with error 1003. Results are {"text", "program", "stop", "stats"};
+stats add `model`, `device`, `dtype`, `pid`, `selector` and `max_new_tokens` (as sent) so tests can see which
+process and which settings served an edit.
+
+After `shutdown`, as the real worker does, the running edit stops at its next step and queued ones are
+cancelled before the process exits (here also at the end of its input). An edit stopped early logs
+"fake worker: edit ID stopped (cancelled|shutdown)" on stderr, so tests can tell which came first.
 """
 import argparse
 import json
@@ -18,11 +26,12 @@ import sys
 import threading
 import time
 
+from copy_as_decode.core import contract
+from copy_as_decode.core.contract import (BAD_PARAMS, BAD_PROGRAM, E_CANCELLED, ENGINE_ERROR, INCOMPLETE, NO_METHOD,
+                                          PARSE_ERROR)
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, parse
 from copy_as_decode.core.resolver import ResolveError, resolve
-
-CANCELLED = -32800
 
 out_lock = threading.Lock()
 jobs: "queue.Queue[dict | None]" = queue.Queue()
@@ -30,11 +39,12 @@ state_lock = threading.Lock()
 current = {"id": None}
 cancelled: set = set()
 queued: set = set()
+stopping = threading.Event()  # `shutdown` arrived
 
 
 def send(msg: dict) -> None:
     with out_lock:
-        sys.stdout.write(json.dumps(msg, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(msg) + "\n")  # ASCII, as the real worker writes
         sys.stdout.flush()
 
 
@@ -51,13 +61,30 @@ def run_edit(req: dict, info: dict) -> None:
     rid, params = req["id"], req.get("params") or {}
     document, instruction = params.get("document"), params.get("instruction")
     if not isinstance(document, str) or not isinstance(instruction, str):
-        return answer(rid, error={"code": -32602, "message": "document and instruction must be strings"})
+        return answer(rid, error={"code": BAD_PARAMS, "message": "document and instruction must be strings"})
+    try:
+        limit = contract.parse_budget(params.get("max_new_tokens"))
+    except ValueError as e:
+        return answer(rid, error={"code": BAD_PARAMS, "message": str(e)})
     directives, program = [], instruction
     while program.startswith("#"):
         line, _, program = program.partition("\n")
         directives.append(line[1:].split(maxsplit=2))
     t0 = time.perf_counter()
     sampled = spliced = 0
+
+    def stats(stop: str, forwards: int) -> dict:
+        total = time.perf_counter() - t0
+        return {"stop": stop, "budget": limit or 0, "sampled": sampled, "spliced": spliced, "forwards": forwards,
+                "prefill_s": 0.0, "decode_s": total, "splice_s": 0.0, "mask_s": 0.0, "total_s": total,
+                "prompt_tokens": len(document), **info,
+                "selector": params.get("selector"), "max_new_tokens": params.get("max_new_tokens")}
+
+    def incomplete():
+        e = contract.IncompleteEdit(contract.CAP, limit)
+        return answer(rid, error={"code": INCOMPLETE, "message": str(e), "data": {
+            "stop": e.stop, "limit": e.limit, "stats": stats(e.stop, sampled)}})
+
     for d in directives:
         if d[0] == "crash":
             print("fake worker: crashing as asked", file=sys.stderr, flush=True)
@@ -68,17 +95,22 @@ def run_edit(req: dict, info: dict) -> None:
             step, n = float(d[1]), int(d[2]) if len(d) > 2 else 100
             for _ in range(n):
                 with state_lock:
-                    if rid in cancelled:
-                        return answer(rid, error={"code": CANCELLED, "message": "request cancelled"})
+                    why = "cancelled" if rid in cancelled else "shutdown" if stopping.is_set() else None
+                if why:
+                    print(f"fake worker: edit {rid} stopped ({why})", file=sys.stderr, flush=True)
+                    return answer(rid, error={"code": E_CANCELLED, "message": "request cancelled"})
                 time.sleep(step)
                 sampled += 1
+                if limit is not None and sampled > limit:
+                    return incomplete()
                 send({"jsonrpc": "2.0", "method": "progress",
-                      "params": {"id": rid, "sampled": sampled, "spliced": spliced, "text_chars": 0}})
+                      "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
+                                 "text_chars": 0}})
     try:
         items = parse(program)
         text = resolve(items, document)
     except (ProgramSyntaxError, ResolveError) as e:
-        return answer(rid, error={"code": 1003, "message": f"program could not be resolved: {e}"})
+        return answer(rid, error={"code": BAD_PROGRAM, "message": f"program could not be resolved: {e}"})
     lines = split_lines(document)
     for item in items:
         if isinstance(item, Gen):
@@ -87,13 +119,13 @@ def run_edit(req: dict, info: dict) -> None:
             spliced += sum(len(x) for x in lines[item.start - 1:item.end])
         elif isinstance(item, CopySpan):
             spliced += 1
+    if limit is not None and sampled > limit:
+        return incomplete()
     send({"jsonrpc": "2.0", "method": "progress",
-          "params": {"id": rid, "sampled": sampled, "spliced": spliced, "text_chars": len(text)}})
-    total = time.perf_counter() - t0
-    answer(rid, {"text": text, "program": program, "stats": {
-        "sampled": sampled, "spliced": spliced, "forwards": len(items), "prefill_s": 0.0, "decode_s": total,
-        "splice_s": 0.0, "mask_s": 0.0, "total_s": total, "prompt_tokens": len(document), **info,
-        "selector": params.get("selector"), "max_new_tokens": params.get("max_new_tokens")}})
+          "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
+                     "text_chars": len(text)}})
+    answer(rid, {"text": text, "program": program, "stop": contract.EOS,
+                 "stats": stats(contract.EOS, len(items))})
 
 
 def model_loop(info: dict) -> None:
@@ -103,11 +135,14 @@ def model_loop(info: dict) -> None:
             if req["id"] in cancelled:
                 cancelled.discard(req["id"])
                 continue  # answered when it was cancelled
+            if stopping.is_set():
+                answer(req["id"], error={"code": E_CANCELLED, "message": "cancelled"})
+                continue
             current["id"] = req["id"]
         try:
             run_edit(req, info)
         except Exception as e:  # a failed request never takes the worker down
-            answer(req["id"], error={"code": 1000, "message": f"{type(e).__name__}: {e}"})
+            answer(req["id"], error={"code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"})
         with state_lock:
             current["id"] = None
             cancelled.discard(req["id"])
@@ -122,12 +157,13 @@ def main() -> None:
     args = p.parse_args()
     info = {"model": args.model, "device": args.device, "dtype": args.dtype, "pid": os.getpid()}
     print(f"fake worker {os.getpid()}: model {args.model} ready", file=sys.stderr, flush=True)
-    threading.Thread(target=model_loop, args=(info,), daemon=True).start()
+    model = threading.Thread(target=model_loop, args=(info,), daemon=True)
+    model.start()
     for raw in sys.stdin:
         try:
             msg = json.loads(raw)
         except ValueError:
-            answer(None, error={"code": -32700, "message": "parse error"})
+            answer(None, error={"code": PARSE_ERROR, "message": "parse error"})
             continue
         method, rid, params = msg.get("method"), msg.get("id"), msg.get("params")
         if method == "edit":
@@ -141,15 +177,18 @@ def main() -> None:
                 if waiting or current["id"] == target:
                     cancelled.add(target)
             if waiting:
-                answer(target, error={"code": CANCELLED, "message": "request cancelled"})
+                answer(target, error={"code": E_CANCELLED, "message": "request cancelled"})
             answer(rid, None)
         elif method == "ping":
-            answer(rid, {"model": args.model, "device": args.device, "dtype": args.dtype})
+            answer(rid, {"model": args.model, "device": args.device, "dtype": args.dtype, "context": None})
         elif method == "shutdown":
             answer(rid, None)
             break
         else:
-            answer(rid, error={"code": -32601, "message": f"unknown method {method!r}"})
+            answer(rid, error={"code": NO_METHOD, "message": f"unknown method {method!r}"})
+    stopping.set()
+    jobs.put(None)
+    model.join()
     os._exit(0)
 
 

@@ -1,4 +1,5 @@
 """The command line: byte-exact output, one-line errors, never a traceback."""
+import os
 import subprocess
 import sys
 
@@ -54,17 +55,53 @@ def test_bad_input_is_one_line_on_stderr(pair, tmp_path, setup, message):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_edit_writes_the_forced_result_through_the_cli(tmp_path):
-    """`edit` runs the engine end to end (tiny model, grammar selector) and --write saves what the diff shows."""
-    f = tmp_path / "a.py"
-    f.write_text("x = 1\ny = 2\n")
-    diff = run("edit", f, "-i", "rename", "--model", "tiny", "--selector", "grammar", "--max-new-tokens", "24")
-    assert diff.returncode == 0, diff.stderr.decode()
-    assert b"sampled" in diff.stderr and f.read_text() == "x = 1\ny = 2\n"
-    wrote = run("edit", f, "-i", "rename", "--model", "tiny", "--selector", "grammar", "--max-new-tokens", "24", "--write")
-    assert wrote.returncode == 0
-    result = f.read_text()
-    if diff.stdout.startswith(b"(no change)"):
-        assert result == "x = 1\ny = 2\n"
-    else:
-        assert all(line[1:] in result for line in diff.stdout.decode().splitlines()[2:] if line.startswith("+"))
+LONG = "".join(f"def f{k}(x):\n    return x + {k}  # <|im_end|> stays text\n\n" for k in range(150))  # 450 lines
+
+
+@pytest.mark.parametrize("selector", ["grammar", "verified", "full"])
+def test_an_edit_cut_off_by_its_budget_leaves_the_file_byte_identical(tmp_path, selector):
+    f = tmp_path / "long.py"
+    f.write_bytes(LONG.replace("\n", "\r\n", 7).encode())
+    before = f.read_bytes()
+    done = run("edit", f, "-i", "rename f3 to g3", "--model", "tiny", "--threads", "1", "--selector", selector,
+               "--max-new-tokens", "3", "--write")  # fewer than any copy tag needs
+    err = done.stderr.decode().strip().splitlines()[-1]
+    assert done.returncode == 3, done.stderr.decode()
+    assert err == "copy-as-decode: the edit did not finish within 3 tokens; nothing was changed"
+    assert f.read_bytes() == before and "Traceback" not in done.stderr.decode()
+
+
+def test_edit_refuses_an_unwritable_file_before_any_model_runs(tmp_path):
+    f = tmp_path / "ro" / "a.py"
+    f.parent.mkdir()
+    f.write_text("x = 1\n")
+    f.parent.chmod(0o500)
+    f.chmod(0o400)
+    try:
+        done = run("edit", f, "-i", "x", "--model", "no-such-model", "--write")  # the model would fail to load
+    finally:
+        f.parent.chmod(0o700)
+    err = done.stderr.decode()
+    if os.geteuid() == 0:  # root may write anywhere: the write check cannot refuse
+        assert "no-such-model" in err
+        return
+    assert done.returncode == 2 and err.count("\n") == 1 and "cannot write" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "many"])
+def test_a_bad_budget_is_refused_by_the_parser(tmp_path, value):
+    done = run("edit", tmp_path / "a.py", "-i", "x", "--max-new-tokens", value)
+    assert done.returncode == 2 and b"max_new_tokens must be 'auto' or a positive integer" in done.stderr
+
+
+def test_text_tools_never_import_torch(pair):
+    """`program`, `resolve`, `models list` and `--help` start fast: torch (~2.5 s to import) stays out."""
+    old, new = pair
+    code = ("import sys, contextlib, io\n"
+            "from copy_as_decode.cli import main\n"
+            f"main(['program', {str(old)!r}, {str(new)!r}]); main(['models', 'list'])\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['--help'])\n"
+            "assert not {'torch', 'transformers'} & set(sys.modules), sorted(m for m in sys.modules if 'torch' in m)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()

@@ -1,16 +1,26 @@
-"""Exactness of the decode paths: splice == stepwise, forced == oracle, verified == greedy full regeneration."""
+"""Exactness of the decode paths (splice == stepwise, forced == oracle, verified == greedy full regeneration)
+and the edit contract: every edit finishes or raises with its stop reason, text stays text."""
 import random
 
 import pytest
 import torch
 from transformers import DynamicCache
 
+from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Cancelled, ContextError, Hooks, IncompleteEdit
+from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program, parse
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import prompt
-from copy_as_decode.engine.decode import Cancelled, Hooks, decode_rewrite, forward
-from copy_as_decode.engine.engine import ContextError, fenced_text
+from copy_as_decode.engine.decode import decode_rewrite, forward
+from copy_as_decode.engine.drafter import LineDrafter
+
+
+def cut_off(engine, *args, **kwargs) -> IncompleteEdit:
+    """An edit the random model cannot finish: it must raise IncompleteEdit."""
+    with pytest.raises(IncompleteEdit) as e:
+        engine.edit(*args, **kwargs)
+    return e.value
 
 
 def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
@@ -33,18 +43,15 @@ def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
 def test_prompt_head_is_prefilled_once_and_edits_do_not_depend_on_history(tiny_engine, humanevalfix_python):
     """The shared head (system prompt + worked examples) is computed once per engine; a cached edit is the
     same, token for token, as the first one, and its first logits equal a one-shot prefill's."""
-    from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.prefix_cache import PrefixCache
     a, b = humanevalfix_python[3], humanevalfix_python[40]
     tiny_engine.prefix = PrefixCache()
-    first = tiny_engine.edit(a.before, a.instruction, "grammar", max_new_tokens=40)
-    tiny_engine.edit(b.before, b.instruction, "grammar", max_new_tokens=40)
-    again = tiny_engine.edit(a.before, a.instruction, "grammar", max_new_tokens=40)
-    assert (again.program, again.stats.sampled) == (first.program, first.stats.sampled)
-    messages = prompt.program_messages(split_lines(a.before), a.instruction)
-    ids = prompt.prompt_ids(tiny_engine.tok, messages)
-    head = prompt.shared_head(tiny_engine.tok, ids, messages)
-    assert head > 300 and first.stats.prompt_cached == again.stats.prompt_cached == head
+    first = cut_off(tiny_engine, a.before, a.instruction, "grammar", max_new_tokens=40).stats
+    cut_off(tiny_engine, b.before, b.instruction, "grammar", max_new_tokens=40)
+    again = cut_off(tiny_engine, a.before, a.instruction, "grammar", max_new_tokens=40).stats
+    assert (again.sampled, again.forced, again.spliced) == (first.sampled, first.forced, first.spliced)
+    ids, head = prompt.program_prompt(tiny_engine.tok, split_lines(a.before), a.instruction)
+    assert head > 300 and first.prompt_cached == again.prompt_cached == head
     assert tiny_engine.prefix.cache.get_seq_length() == head  # each edit decoded in a copy
     cached = tiny_engine.prefix.start(tiny_engine.model, ids[:head])
     whole = forward(tiny_engine.model, DynamicCache(config=tiny_engine.model.config), ids)[-1]
@@ -61,6 +68,7 @@ def test_forced_program_reproduces_oracle(tiny_engine, humanevalfix_python, k):
     copied = sum(len(tiny_engine.tok.encode("".join(case.before.splitlines(True)[c.start - 1:c.end])))
                  for c in parse(program) if hasattr(c, "start"))
     assert result.stats.spliced == copied  # every copied token went through the splice, none was sampled
+    assert result.stats.stop == EOS
 
 
 def test_forced_program_outside_grammar_is_refused(tiny_engine):
@@ -69,18 +77,29 @@ def test_forced_program_outside_grammar_is_refused(tiny_engine):
         tiny_engine.edit("a\nb\n", "x", "forced", program='<copy lines="2-2"/><copy lines="1-1"/>')
 
 
-def test_grammar_selector_always_yields_a_valid_program(tiny_engine, humanevalfix_python):
-    """Whatever a (random) model samples, the grammar keeps the program parseable and in range."""
+def test_grammar_selector_yields_a_valid_program_or_nothing(tiny_engine, humanevalfix_python):
+    """Whatever a (random) model samples, the grammar keeps the program parseable and in range, and a program
+    cut off by the budget is never resolved into deletions."""
+    from copy_as_decode.engine.constraint import ProgramConstraint
+    from copy_as_decode.engine.decode import decode_program
+    from copy_as_decode.engine.tracker import ProgramTracker
     random.seed(0)
-    for case in random.sample(humanevalfix_python, 3):
-        torch.manual_seed(1)
-        result = tiny_engine.edit(case.before, case.instruction, "grammar", max_new_tokens=60, temperature=1.0)
-        assert result.text == resolve(parse(result.program), case.before)
-        assert result.stats.sampled <= 60
+    for seed, case in enumerate(random.sample(humanevalfix_python, 3)):
+        torch.manual_seed(seed)
+        e = cut_off(tiny_engine, case.before, case.instruction, "grammar", max_new_tokens=60, temperature=1.0)
+        assert (e.stop, e.limit, e.stats.sampled) == (CAP, 60, 60) and "nothing was changed" in str(e)
+        lines = split_lines(case.before)
+        ids, _ = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
+        tracker = ProgramTracker()
+        torch.manual_seed(seed)
+        stats = decode_program(tiny_engine.model, tiny_engine.tok, ids, lines,
+                               ProgramConstraint(tiny_engine.tok, tiny_engine.n_vocab, len(lines)), tracker,
+                               tiny_engine.eos, max_new_tokens=60, temperature=1.0)
+        assert stats.stop == CAP and stats.sampled == 60
+        resolve(tracker.items, lines)  # the items completed so far parse and are in range
 
 
-def _greedy_reference(engine, document, instruction, n):
-    ids = prompt.prompt_ids(engine.tok, prompt.rewrite_messages(document, instruction), prompt.REWRITE_PREFIX)
+def _greedy_reference(engine, ids, n):
     out = engine.model.generate(torch.tensor([ids]), max_new_tokens=n, do_sample=False, eos_token_id=engine.eos,
                                 pad_token_id=engine.eos)
     return out[0, len(ids):].tolist()
@@ -110,27 +129,111 @@ class NoisyOracleDrafter:
 @pytest.mark.parametrize("k", range(0, 164, 41))
 def test_verified_equals_greedy_full_regeneration(tiny_engine, humanevalfix_python, k):
     case, n = humanevalfix_python[k], 48
-    reference = _greedy_reference(tiny_engine, case.before, case.instruction, n)
-    full = tiny_engine.edit(case.before, case.instruction, "full", max_new_tokens=n)
-    verified = tiny_engine.edit(case.before, case.instruction, "verified", max_new_tokens=n)
-    assert full.tokens == reference[:len(full.tokens)] and len(full.tokens) == n
-    assert verified.tokens == full.tokens and verified.text == full.text
+    ids, fence = prompt.rewrite_prompt(tiny_engine.tok, case.before, case.instruction)
+    reference = _greedy_reference(tiny_engine, ids, n)
+    model, tok, eos = tiny_engine.model, tiny_engine.tok, tiny_engine.eos
+    never = lambda text: False  # noqa: E731 - the random model's rewrite runs to the budget
+    full = decode_rewrite(model, tok, ids, eos, never, max_new_tokens=n)
+    verified = decode_rewrite(model, tok, ids, eos, never, drafter=LineDrafter(tok, case.before), max_new_tokens=n)
+    assert full[0] == reference[:n] and len(full[0]) == n and full[2].stop == CAP
+    assert verified[:2] == full[:2] and verified[2].stop == CAP
 
-    ids = prompt.prompt_ids(tiny_engine.tok, prompt.rewrite_messages(case.before, case.instruction),
-                            prompt.REWRITE_PREFIX)
-    drafter = NoisyOracleDrafter(tiny_engine.tok, reference, seed=k)
-    out, text, stats = decode_rewrite(tiny_engine.model, tiny_engine.tok, ids, tiny_engine.eos, lambda t: False,
-                                      drafter=drafter, max_new_tokens=n)
+    drafter = NoisyOracleDrafter(tok, reference, seed=k)
+    out, text, stats = decode_rewrite(model, tok, ids, eos, never, drafter=drafter, max_new_tokens=n)
     assert out == reference[:n]
     assert 0 < stats.spliced < stats.drafted  # drafts were both accepted and rejected
     assert stats.forwards < n  # accepted drafts saved forward passes
 
 
-def test_fenced_text_cuts_at_the_closing_fence():
-    assert fenced_text("a\nb\n```\nrest") == "a\nb\n"
-    assert fenced_text("```\n") == ""
-    assert fenced_text("x = '```'\n") == "x = '```'\n"  # a fence must start a line
-    assert fenced_text("no fence") == "no fence"
+def test_rewrite_stop_reasons(tiny_engine, humanevalfix_python):
+    """The loop reports why it ended: the end token, or the closing fence."""
+    case = humanevalfix_python[7]
+    ids, fence = prompt.rewrite_prompt(tiny_engine.tok, case.before, case.instruction)
+    reference = _greedy_reference(tiny_engine, ids, 12)
+    model, tok = tiny_engine.model, tiny_engine.tok
+    stop_token = reference[5]  # the random model's 6th greedy token plays the end token
+    as_eos = decode_rewrite(model, tok, ids, stop_token, lambda t: False, max_new_tokens=40)
+    assert (as_eos[0], as_eos[2].stop) == (reference[:reference.index(stop_token)], EOS)
+    closes_at = len(tok.decode(reference[:8]))
+    closed = decode_rewrite(model, tok, ids, -1, lambda t: len(t) >= closes_at, max_new_tokens=40)
+    assert (closed[0], closed[2].stop) == (reference[:8], FENCE)
+
+
+@pytest.mark.parametrize("selector", ["grammar", "verified", "full"])
+def test_a_cut_off_edit_is_an_error_with_its_stop_reason(tiny_engine, humanevalfix_python, selector):
+    case = humanevalfix_python[11]
+    e = cut_off(tiny_engine, case.before, case.instruction, selector, max_new_tokens=20)
+    assert (e.stop, e.limit, e.stats.stop, e.stats.budget) == (CAP, 20, CAP, 20)
+    assert str(e) == "the edit did not finish within 20 tokens; nothing was changed"
+
+
+def test_the_auto_budget_comes_from_the_document(tiny_engine, humanevalfix_python):
+    from copy_as_decode.core.contract import program_bound, rewrite_bound
+    case = humanevalfix_python[11]
+    n = len(prompt.text_ids(tiny_engine.tok, case.before))
+    full = cut_off(tiny_engine, case.before, case.instruction, "full").stats
+    assert full.budget == rewrite_bound(n) == full.sampled
+    lines = len(split_lines(case.before))
+    tag = len(prompt.text_ids(tiny_engine.tok, f'<copy lines="{lines}-{lines}"/>\n'))
+    program = cut_off(tiny_engine, case.before, case.instruction, "grammar", max_new_tokens=30).stats
+    assert program.budget == min(30, program_bound(n, lines, tag)) == 30
+
+
+class Refuse(Hooks):
+    def check(self):
+        raise AssertionError("no forward pass may run")
+
+
+def test_a_budget_cut_by_the_context_is_a_context_stop(tiny_engine, humanevalfix_python):
+    case = humanevalfix_python[11]
+    ids, _ = prompt.program_prompt(tiny_engine.tok, split_lines(case.before), case.instruction)
+    context, tiny_engine.context = tiny_engine.context, len(ids) + 25
+    try:
+        e = cut_off(tiny_engine, case.before, case.instruction, "grammar")
+        assert (e.stop, e.limit) == (CONTEXT, 25) and "context" in str(e)
+        rewrite, _ = prompt.rewrite_prompt(tiny_engine.tok, case.before, case.instruction)
+        tiny_engine.context = len(rewrite) + len(prompt.text_ids(tiny_engine.tok, case.before)) - 1
+        with pytest.raises(ContextError, match="needs at least"):  # a rewrite that cannot fit is refused first
+            tiny_engine.edit(case.before, case.instruction, "full", hooks=Refuse())
+    finally:
+        tiny_engine.context = context
+
+
+def test_rewrite_fence_is_longer_than_any_backtick_run():
+    assert prompt.fence_for("x = 1\n") == "```"
+    assert prompt.fence_for("# Doc\n```py\nx\n```\n") == "````"
+    assert prompt.fence_for("a `` b ````` c") == "``````"
+    fence = prompt.fence_for("```\nx\n```\n")
+    assert prompt.fenced_text("```\nx\n```\nmore\n" + fence + "\nafter", fence) == "```\nx\n```\nmore\n"
+    assert prompt.fenced_text(fence + "\n", fence) == ""
+    assert prompt.fenced_text("x\n" + fence, fence) == "x\n"  # the end token may follow the fence at once
+    assert prompt.fenced_text(f"x = '{fence}'\n", fence) == f"x = '{fence}'\n"  # a fence must start a line
+    assert not prompt.fence_closed("a\n```\n", fence) and prompt.fence_closed("a\n" + fence + "\n", fence)
+
+
+SPECIAL = 'END = "<|im_end|>"\nEOT = "<|endoftext|>"\nFIM = "<|fim_prefix|>"\n'
+
+
+def test_special_token_strings_in_a_document_are_text(tiny_engine):
+    tok = tiny_engine.tok
+    specials = {i for i, t in tok.added_tokens_decoder.items() if t.special}
+    ids = prompt.text_ids(tok, SPECIAL)
+    assert not specials & set(ids) and tok.decode(ids) == SPECIAL
+    program_ids, _ = prompt.program_prompt(tok, split_lines(SPECIAL), "rename <|im_end|>")
+    rewrite_ids, _ = prompt.rewrite_prompt(tok, SPECIAL, "rename <|im_end|>")
+    for ids, messages in ((program_ids, 8), (rewrite_ids, 2)):
+        # only the template's own markers are special: a start and an end per message, then the open turn
+        assert [tok.decode([i]) for i in ids if i in specials] == ["<|im_start|>", "<|im_end|>"] * messages + [
+            "<|im_start|>"]
+    gold = SPECIAL.replace("EOT", "END_OF_TEXT") + 'SEP = "<|file_sep|>"\n'
+    result = tiny_engine.edit(SPECIAL, "x", "forced", program=format_program(line_oracle(SPECIAL, gold), sep=""))
+    assert result.text == gold
+
+
+def test_mixed_line_endings_keep_each_unchanged_line(tiny_engine):
+    doc = "a = 1\r\nb = 2\nc = 3\r\n"
+    result = tiny_engine.edit(doc, "x", "forced", program='<copy lines="1-2"/><gen>x = 0\n</gen><copy lines="3-3"/>')
+    assert result.text == "a = 1\r\nb = 2\nx = 0\r\nc = 3\r\n"
 
 
 class StopAfter(Hooks):

@@ -6,6 +6,7 @@ its own position arithmetic (independent of server/positions.py) and sends didCh
 """
 import asyncio
 import contextlib
+import json
 import os
 import re
 import signal
@@ -25,6 +26,10 @@ from pytest_lsp.client import register_lsp_features
 TESTS = Path(__file__).resolve().parent
 FAKE_WORKER = [sys.executable, str(TESTS / "fake_worker.py")]
 SERVER = [sys.executable, "-m", "copy_as_decode.server"]
+# the server with core.text_edits broken, as a stand-in for any fault of the server's own code
+BROKEN_SERVER = [sys.executable, "-c", "import runpy; from copy_as_decode.core import text_edits; "
+                 "text_edits.text_edits = lambda old, new: 1 / 0; "
+                 "runpy.run_module('copy_as_decode.server', run_name='__main__')"]
 UTF8, UTF16 = t.PositionEncodingKind.Utf8, t.PositionEncodingKind.Utf16
 URI = "file:///tmp/copy-as-decode-test/a.py"
 URI2 = "file:///tmp/copy-as-decode-test/b.py"
@@ -143,7 +148,7 @@ def capabilities(encoding=UTF16, resolve=True, progress=True, configuration=True
 
 
 @contextlib.asynccontextmanager
-async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps=None, **settings):
+async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps=None, server=SERVER, **settings):
     """A server with the fake worker (or `worker`), initialized; yields (client, editor)."""
     editor_box = {}
 
@@ -157,7 +162,7 @@ async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps
 
         return client
 
-    client = await ClientServerConfig(server_command=SERVER, client_factory=factory).start()
+    client = await ClientServerConfig(server_command=server, client_factory=factory).start()
     editor = editor_box["editor"] = Editor(client, encoding)
     options = {"workerCommand": worker or FAKE_WORKER, "model": "fake-model", **settings}
     result = await client.initialize_session(t.InitializeParams(
@@ -195,6 +200,16 @@ def messages(client, kind=None) -> list[str]:
     return [m.message for m in client.messages if kind is None or m.type == kind]
 
 
+async def cancel_all(client) -> dict:
+    """copyAsDecode.cancel for every document: its count says how many edits the server still runs."""
+    return await client.workspace_execute_command_async(
+        t.ExecuteCommandParams(command="copyAsDecode.cancel", arguments=[{}]))
+
+
+def progress_ended(client) -> bool:
+    return all(isinstance(r[-1], t.WorkDoneProgressEnd) for r in client.progress_reports.values())
+
+
 # -- tests ----------------------------------------------------------------------------------------------------
 
 # Most tests share one server (starting one costs a second of CPU); each gets its own documents and a clean
@@ -212,8 +227,7 @@ async def shared_session():
 @pytest_asyncio.fixture(loop_scope="module")
 async def shared(shared_session, request):
     client, editor = shared_session
-    await client.workspace_execute_command_async(
-        t.ExecuteCommandParams(command="copyAsDecode.cancel", arguments=[{}]))
+    await cancel_all(client)
     # an edit queued behind whatever the worker still does: when it is answered, all earlier edits are over
     await edit(client, SCRATCH, '<copy lines="1-1"/>', editor=editor)
     client.messages.clear()
@@ -245,6 +259,7 @@ async def test_edit_whole_document_with_progress(shared):
     assert change.text_document.version == 1
     assert len(change.edits) == 1 and change.edits[0].range.start.line == 1  # minimal, not a rewrite
     assert res["stats"]["model"] == "fake-model" and res["stats"]["selector"] == "verified"
+    assert res["stats"]["max_new_tokens"] == "auto"
     [reports] = client.progress_reports.values()
     kinds = [type(r).__name__ for r in reports]
     assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
@@ -444,6 +459,72 @@ async def test_worker_errors_leave_the_buffer_alone(shared):
     assert res["status"] == "error" and "not open" in messages(client)[-1]
 
 
+async def test_text_that_is_not_unicode(shared):
+    client, editor, uri, uri2 = shared
+    editor.open(uri, "a\n\ud800b\n")  # JSON carries a lone surrogate; UTF-8 (and so the worker) cannot
+    res = await edit(client, uri, "<gen>x\n</gen>", editor=editor)
+    assert res["status"] == "error"
+    res = await edit(client, uri, "<gen>\udfff\n</gen>", editor=editor, rng=((0, 0), (0, 1)))
+    assert res["status"] == "error"
+    assert messages(client, t.MessageType.Error) == [
+        "Copy-as-Decode: the document holds text that is not valid Unicode (line 2); nothing was changed",
+        "Copy-as-Decode: the instruction holds text that is not valid Unicode; nothing was changed"]
+    assert not editor.applied and progress_ended(client) and await cancel_all(client) == {"cancelled": 0}
+    # the lines around it can still be edited
+    res = await edit(client, uri, "<gen>A\n</gen>", editor=editor, rng=((0, 0), (0, 1)))
+    assert res["applied"] and editor.text(uri) == "A\n\ud800b\n"
+
+
+async def test_an_unexpected_failure_is_one_message():
+    async with session(server=BROKEN_SERVER) as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "<gen>b\n</gen>", editor=editor)
+        assert res["status"] == "error" and not editor.applied and editor.text(URI) == "a\n"
+        [error] = messages(client)
+        assert error == "Copy-as-Decode: the edit failed (ZeroDivisionError: division by zero); nothing was changed"
+        [reports] = client.progress_reports.values()
+        assert reports[-1].message == "failed"
+        assert await cancel_all(client) == {"cancelled": 0}
+
+
+async def test_an_edit_that_does_not_finish_changes_nothing():
+    async with session(maxNewTokens=3) as (client, editor):
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "<gen>hello\n</gen>", editor=editor)  # 6 tokens to the fake worker
+        assert res["applied"] is False and res["status"] == "error"
+        assert messages(client) == ["Copy-as-Decode: the edit did not finish within 3 tokens; nothing was changed "
+                                    "(select fewer lines, or raise copyAsDecode.maxNewTokens)"]
+        [reports] = client.progress_reports.values()
+        assert reports[-1].message == "incomplete"
+        # stopped by the context: a larger budget would not help
+        client.messages.clear()
+        res = await edit(client, URI, "#error 1004 the edit did not fit the model's context (2 tokens left for it); "
+                                      "nothing was changed\n", editor=editor)
+        assert res["status"] == "error" and messages(client) == [
+            "Copy-as-Decode: the edit did not fit the model's context (2 tokens left for it); nothing was changed "
+            "(select fewer lines)"]
+        assert not editor.applied and editor.text(URI) == "a\n"
+        res = await edit(client, URI, "<gen>ab\n</gen>", editor=editor)  # within the budget
+        assert res["applied"] and res["stats"]["max_new_tokens"] == 3 and editor.text(URI) == "ab\n"
+
+
+async def test_a_budget_beyond_the_context_is_refused():
+    async with session(model="tiny", maxNewTokens=100000) as (client, editor):
+        [warning] = messages(client, t.MessageType.Warning)
+        assert "ignored setting: copyAsDecode.maxNewTokens must be at most 32768" in warning
+        editor.open(URI, "a\n")
+        res = await edit(client, URI, "<gen>b\n</gen>", editor=editor)
+        assert res["applied"] and res["stats"]["max_new_tokens"] == "auto"
+        client.workspace_did_change_configuration(t.DidChangeConfigurationParams(
+            settings={"copyAsDecode": {"maxNewTokens": 50}}))
+        client.workspace_did_change_configuration(t.DidChangeConfigurationParams(
+            settings={"copyAsDecode": {"maxNewTokens": 100000}}))
+        await until(lambda: len(messages(client, t.MessageType.Warning)) == 2, what="second warning")
+        assert "copyAsDecode.maxNewTokens" in messages(client, t.MessageType.Warning)[1]
+        res = await edit(client, URI, "<gen>c\n</gen>", editor=editor)
+        assert res["applied"] and res["stats"]["max_new_tokens"] == 50 and editor.text(URI) == "c\n"
+
+
 async def test_bad_arguments(shared):
     client, editor, uri, uri2 = shared
     res = await client.workspace_execute_command_async(
@@ -600,6 +681,77 @@ async def test_settings_changes_restart_the_worker_when_needed():
         await until(lambda: sum("settings changed" in m for m in messages(client)) > notices, what="restart notice")
         fourth = (await edit(client, URI, "<gen>4\n</gen>", editor=editor))["stats"]
         assert fourth["model"] == "pulled-model"
+
+
+async def raw_server():
+    """`copy-as-decode serve` as a bare process, for what pytest-lsp's client hides: exit code and stderr.
+    Returns (process, send, receive, stderr task); stderr is drained all along, so a flood cannot block it."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "copy_as_decode.cli", "serve", stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stderr = asyncio.ensure_future(proc.stderr.read())
+
+    def send(msg: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **msg}).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+    async def receive() -> dict:
+        length = 0
+        while (line := await proc.stdout.readline()).strip():
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        assert length, "the server closed its output"
+        return json.loads(await proc.stdout.readexactly(length))
+
+    return proc, send, receive, stderr
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("shutdown_first", [False, True])
+async def test_exit_while_an_edit_runs(shutdown_first):
+    """LSP: `exit` ends the server with code 0 after `shutdown`, else 1; either way the running edit and the
+    worker stop, and nothing is written to the closed output."""
+    proc, send, receive, stderr = await raw_server()
+    try:
+        send({"id": 1, "method": "initialize", "params": {
+            "capabilities": {"window": {"workDoneProgress": True}},
+            "initializationOptions": {"copyAsDecode": {"workerCommand": FAKE_WORKER}}}})
+        while (await receive()).get("id") != 1:
+            pass
+        send({"method": "initialized", "params": {}})
+        send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": URI, "languageId": "python", "version": 1, "text": "a\n"}}})
+        send({"id": 2, "method": "workspace/executeCommand", "params": {"command": "copyAsDecode.edit", "arguments": [
+            {"uri": URI, "instruction": "#slow 0.05 200\n<gen>x\n</gen>"}]}})
+        while (msg := await receive()).get("method") != "$/progress" or msg["params"]["value"]["kind"] != "report":
+            if msg.get("method") == "window/workDoneProgress/create":
+                send({"id": msg["id"], "result": None})
+        if shutdown_first:
+            started = time.monotonic()
+            send({"id": 3, "method": "shutdown"})
+            answers = {}
+            while 3 not in answers:
+                if "id" in (msg := await receive()) and "method" not in msg:
+                    answers[msg["id"]] = msg
+            assert time.monotonic() - started < 1.5  # the edit was cancelled, not waited for
+            assert answers[2]["result"]["status"] == "cancelled"
+        send({"method": "exit"})
+        _, rc = await asyncio.wait_for(asyncio.gather(proc.stdout.read(), proc.wait()), 10)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    err = await stderr
+    assert rc == (0 if shutdown_first else 1)
+    assert len(err) < 20_000 and b"I/O operation on closed file" not in err and b"Traceback" not in err, err[-3000:]
+    pid = int(re.search(rb"fake worker (\d+): model", err).group(1))
+    await until(lambda: not alive(pid), what="the worker to stop")
 
 
 async def test_without_progress_support():

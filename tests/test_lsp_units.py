@@ -76,13 +76,27 @@ def test_to_lsp_edits_widens_a_cut_crlf():
 def test_settings():
     s = Settings()
     assert s.command() == [sys.executable, "-m", "copy_as_decode.cli", "worker", "--model", "qwen2.5-coder-0.5b"]
+    assert s.max_new_tokens is None and s.budget == "auto"
     s2, errors = s.merged({"copyAsDecode": {"model": "tiny", "maxNewTokens": 0, "timeout": 5, "workerCommand": "w --x",
                                             "unknown": 1, "device": None, "dtype": "bfloat16"}})
-    assert (s2.model, s2.max_new_tokens, s2.timeout, s2.device) == ("tiny", 2048, 5.0, "")
+    assert (s2.model, s2.max_new_tokens, s2.timeout, s2.device) == ("tiny", None, 5.0, "")
     assert s2.command() == ["w", "--x", "--model", "tiny", "--dtype", "bfloat16"]
     assert len(errors) == 1 and "maxNewTokens" in errors[0]
     assert s.restart_needed(s2) and not s2.restart_needed(s2.merged({"selector": "full"})[0])
     assert s.merged(None) == (s, [])
+
+
+def test_settings_budget():
+    s, errors = Settings().merged({"maxNewTokens": 500})
+    assert (s.max_new_tokens, s.budget, errors) == (500, 500, [])
+    assert Settings().merged({"maxNewTokens": "auto"})[0].budget == "auto"
+    # beyond a built-in model's context: refused, the value before stays
+    s2, [error] = s.merged({"maxNewTokens": 100000})
+    assert s2.max_new_tokens == 500 and "maxNewTokens" in error and "32768" in error
+    s3, [error] = s.merged({"model": "qwen2.5-coder-1.5b", "maxNewTokens": 40000})
+    assert (s3.model, s3.max_new_tokens) == ("qwen2.5-coder-1.5b", 500)
+    # another model's context is only known to its worker
+    assert Settings().merged({"model": "org/other", "maxNewTokens": 100000})[0].max_new_tokens == 100000
 
 
 # -- worker client --------------------------------------------------------------------------------------------
@@ -103,10 +117,16 @@ async def test_worker_client_edit_progress_and_errors():
                             seen.append)
         assert res["text"] == "a\nB\n" and res["stats"]["model"] == "m"
         assert [p["sampled"] for p in seen][:3] == [1, 2, 3]
+        assert res["stop"] == "eos"
         with pytest.raises(WorkerError) as err:
             await wc.edit({"document": "a\n", "instruction": '<copy lines="2-2"/>'})
         assert err.value.code == 1003 and not isinstance(err.value, Cancelled)
-        assert await wc.request("ping") == {"model": "m", "device": "cpu", "dtype": "float32"}
+        with pytest.raises(WorkerError) as err:
+            await wc.edit({"document": "", "instruction": "<gen>hello</gen>", "max_new_tokens": 3})
+        assert err.value.code == 1004
+        assert str(err.value) == "the edit did not finish within 3 tokens; nothing was changed"
+        assert err.value.data["stop"] == "cap" and err.value.data["limit"] == 3
+        assert await wc.request("ping") == {"model": "m", "device": "cpu", "dtype": "float32", "context": None}
         assert events["starts"] == [False]
     finally:
         await wc.shutdown()
@@ -142,6 +162,34 @@ async def test_worker_client_cancel_supersede_and_queue():
         assert (await asyncio.wait_for(wc.edit({"document": "", "instruction": "<gen>x</gen>"}), 3))["text"] == "x"
     finally:
         await wc.shutdown()
+
+
+async def test_worker_client_refuses_what_it_cannot_encode():
+    wc, _ = await client()
+    try:
+        with pytest.raises(WorkerError, match=r"not valid Unicode \(U\+D800\); nothing was sent"):
+            await wc.edit({"document": "a\ud800\n", "instruction": "<gen>x</gen>"}, key="A")
+        assert not wc._pending and not wc._by_key and wc.starts == 0  # nothing started, nothing left behind
+        assert (await wc.edit({"document": "", "instruction": "<gen>x</gen>"}, key="A"))["text"] == "x"
+    finally:
+        await wc.shutdown()
+
+
+async def test_worker_client_shutdown_stops_the_running_edit():
+    sink = io.StringIO()
+    wc = WorkerClient(FAKE, stderr_sink=sink)
+    slow = asyncio.ensure_future(wc.edit({"document": "", "instruction": "#slow 0.05 200\n"}))
+    while not wc._pending:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)
+    started = asyncio.get_running_loop().time()
+    await wc.shutdown()
+    assert asyncio.get_running_loop().time() - started < 1  # not the 3 s grace before terminate
+    with pytest.raises(WorkerError, match="was stopped") as err:
+        await slow
+    assert not isinstance(err.value, (Cancelled, WorkerCrashed))
+    assert "stopped (cancelled)" in sink.getvalue()  # `cancel` went out before `shutdown`
+    assert not wc._pending and not wc.running
 
 
 async def test_worker_client_restarts_after_crash():

@@ -11,11 +11,13 @@ from copy_as_decode.engine import prompt
 
 def test_program_prompt_shows_numbered_document_and_instruction(qwen_tokenizer):
     doc = "alpha\r\nbeta\nlast without newline"
-    text = qwen_tokenizer.decode(prompt.prompt_ids(qwen_tokenizer, prompt.program_messages(split_lines(doc), "Do X.")))
+    ids, head = prompt.program_prompt(qwen_tokenizer, split_lines(doc), "Do X.")
+    text = qwen_tokenizer.decode(ids)
     tail = text[text.rindex("Instruction: Do X."):]
     assert "1| alpha\n2| beta\n3| last without newline\n" in tail
     assert text.endswith("<|im_start|>assistant\n")
     assert '<copy lines="I-J"/>' in text and "<gen>TEXT</gen>" in text
+    assert qwen_tokenizer.decode(ids[:head]).endswith("<|im_end|>\n") and "Do X." not in qwen_tokenizer.decode(ids[:head])
 
 
 def test_worked_examples_are_valid_programs_with_edits_at_different_lines(qwen_tokenizer):
@@ -33,7 +35,17 @@ def test_worked_examples_are_valid_programs_with_edits_at_different_lines(qwen_t
 
 
 def test_rewrite_prompt_starts_the_file_inside_a_code_block(qwen_tokenizer):
-    ids = prompt.prompt_ids(qwen_tokenizer, prompt.rewrite_messages("x = 1", "Rename x."), prompt.REWRITE_PREFIX)
+    ids, fence = prompt.rewrite_prompt(qwen_tokenizer, "x = 1", "Rename x.")
     text = qwen_tokenizer.decode(ids)
-    assert "```\nx = 1\n```" in text
+    assert fence == "```" and "```\nx = 1\n```" in text
     assert text.endswith("<|im_start|>assistant\n```\n")
+
+
+def test_prompt_tokenizes_like_the_whole_template_for_plain_text(qwen_tokenizer):
+    """Tokenizing contents apart from the template changes nothing for text without special-token strings."""
+    doc = split_lines("def f(x):\n    return x  # ünïcödé\n\n\nprint(f(1))\n")
+    messages = prompt.program_messages(doc, "Rename f to g.")
+    whole = qwen_tokenizer.encode(qwen_tokenizer.apply_chat_template(messages, tokenize=False,
+                                                                     add_generation_prompt=True),
+                                  add_special_tokens=False)
+    assert prompt.prompt_ids(qwen_tokenizer, messages) == whole

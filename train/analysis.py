@@ -56,11 +56,11 @@ def analyse(report_path: Path, corpus: str, run_tests: bool = True) -> dict:
         case = cases[row["id"]]
         document, gold = user_file(case)
         lines = split_lines(document)
-        items = parse(row["program"])
+        items = parse(row["program"] or "")  # an edit cut off by its budget changed nothing
         out["cases"] += 1
         out["exact"] += row["text"] == gold
         out["unchanged"] += row["text"] == document
-        out["hit_cap"] += row["sampled"] >= report["max_new_tokens"]
+        out["hit_cap"] += not row["complete"]
         out["lines_lost"] += len(split_lines(row["text"])) < len(split_lines(gold))
         last = 0
         for item in items:  # a gen that starts by repeating the line after the last copy verbatim

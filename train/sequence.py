@@ -32,17 +32,17 @@ class Sequence:
 
 def serialize(tok, instruction: str, document: str, program: str, eos: int | None = None) -> Sequence:
     lines = split_lines(document)
-    ids = prompt.prompt_ids(tok, prompt.program_messages(lines, instruction))
+    ids, _ = prompt.program_prompt(tok, lines, instruction)
     labels = [IGNORE] * len(ids)
     n = len(ids)
     for item in parse(program):
         if not isinstance(item, (Copy, Gen)):
             raise ValueError(f"the engine's programs have line copies and gens only, not {item}")
-        sampled = tok.encode(format_item(item), add_special_tokens=False)
+        sampled = prompt.text_ids(tok, format_item(item))
         ids += sampled
         labels += sampled
         if isinstance(item, Copy):
-            copied = tok.encode("".join(lines[item.start - 1:item.end]), add_special_tokens=False)
+            copied = prompt.text_ids(tok, "".join(lines[item.start - 1:item.end]))
             ids += copied
             labels += [IGNORE] * len(copied)
     end = models.eos_id(tok) if eos is None else eos

@@ -1,0 +1,130 @@
+"""The edit contract, defined once: what an edit may be asked, how it may end, and what a client is told.
+
+The CLI, the language server and its settings, the worker and its client, both engines and training all
+import these names, so a selector, the default model, a stop reason or an error code has one spelling.
+Nothing here imports torch: the text tools and the server start without it.
+"""
+from dataclasses import dataclass
+from typing import Protocol
+
+DEFAULT_MODEL = "qwen2.5-coder-0.5b"
+SELECTORS = ("grammar", "verified", "full")  # what users choose
+ENGINE_SELECTORS = SELECTORS + ("forced",)    # plus a given program fed through the engine (tests, benchmarks)
+DEFAULT_SELECTOR = "verified"
+
+AUTO = "auto"  # the output budget derived from the document (see `budget`)
+BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
+
+# Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing.
+EOS, FENCE, CAP, CANCELLED, CONTEXT = "eos", "fence", "cap", "cancelled", "context"
+NORMAL_STOPS = (EOS, FENCE)
+
+# Worker error codes (docs/worker-protocol.md); JSON-RPC's own below -32000.
+PARSE_ERROR, INVALID_REQUEST, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -32602
+E_CANCELLED = -32800
+ENGINE_ERROR, TOO_LONG, OUT_OF_MEMORY, BAD_PROGRAM, INCOMPLETE = 1000, 1001, 1002, 1003, 1004
+
+# CLI exit codes (README "Command line")
+EXIT_ERROR, EXIT_INCOMPLETE, EXIT_INTERRUPTED = 2, 3, 130
+
+
+class EditError(Exception):
+    """A failure the user is told about in one line; nothing was changed."""
+
+
+class ContextError(EditError, ValueError):
+    """The prompt plus the least output an edit needs does not fit the model's context."""
+
+
+class IncompleteEdit(EditError):
+    """The decode stopped before the edit was finished (stop reason `cap` or `context`)."""
+
+    def __init__(self, stop: str, limit: int, stats=None):
+        self.stop, self.limit, self.stats = stop, limit, stats
+        if stop == CONTEXT:
+            why = f"the edit did not fit the model's context ({limit} tokens left for it)"
+        else:
+            why = f"the edit did not finish within {limit} tokens"
+        super().__init__(f"{why}; nothing was changed")
+
+
+class Cancelled(EditError):
+    """The edit was cancelled between two forward passes."""
+
+    def __init__(self, message: str = "cancelled"):
+        super().__init__(message)
+
+
+def check_selector(selector: str, allowed: tuple[str, ...] = ENGINE_SELECTORS) -> str:
+    if selector not in allowed:
+        raise ValueError(f"unknown selector {selector!r}; choose one of {', '.join(allowed)}")
+    return selector
+
+
+def parse_budget(value) -> int | None:
+    """`auto` (or None) -> None, a positive integer -> itself; anything else is a ValueError."""
+    if value is None or value == AUTO:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ValueError(f"max_new_tokens must be {AUTO!r} or a positive integer, not {value!r}")
+    try:
+        n = int(value)
+    except ValueError:
+        raise ValueError(f"max_new_tokens must be {AUTO!r} or a positive integer, not {value!r}") from None
+    if n < 1:
+        raise ValueError(f"max_new_tokens must be {AUTO!r} or a positive integer, not {value!r}")
+    return n
+
+
+@dataclass(frozen=True)
+class Budget:
+    limit: int     # tokens the decode may sample
+    minimum: int   # the least a finished edit can need; below this the edit is refused before any work
+    by_context: bool  # the limit is what the context leaves, not the document's own bound
+
+
+def rewrite_bound(document_tokens: int) -> int:
+    """A rewrite reproduces the document: its own token count, plus room for what the edit adds."""
+    return document_tokens + max(128, document_tokens // 4)
+
+
+def program_bound(document_tokens: int, n_lines: int, tag_tokens: int) -> int:
+    """The grammar's copies are in order and disjoint, so a program copies at most `n_lines` ranges; with
+    its gens no longer than a rewrite, it costs at most one copy tag per line plus a rewrite's bound."""
+    return n_lines * tag_tokens + rewrite_bound(document_tokens)
+
+
+def budget(bound: int, minimum: int, prompt_tokens: int, context: int | None, explicit: int | None) -> Budget:
+    """The decode's output budget: the document's bound, at most `explicit`, at most what the context leaves.
+    Raises ContextError when the context cannot hold even `minimum` tokens after the prompt."""
+    left = context - prompt_tokens if context else None
+    if left is not None and left < minimum:
+        raise ContextError(f"document too long: the prompt is {prompt_tokens} tokens and the edit needs at least "
+                           f"{minimum} more, beyond the model's context of {context} tokens")
+    limit = bound if explicit is None else min(bound, explicit)
+    if left is not None and left < limit:
+        return Budget(left, minimum, True)
+    return Budget(limit, minimum, False)
+
+
+class Hooks:
+    """Called between forward passes: `check` may raise Cancelled, `progress` sees the running stats."""
+
+    def check(self) -> None: ...
+    def progress(self, stats, text: str) -> None: ...
+
+
+class EditBackend(Protocol):
+    """What runs edits: engine.Engine (a local model), engine.remote.RemoteEngine (an inference server).
+    server.worker_client.WorkerClient speaks the same parameters to a worker process, asynchronously."""
+
+    model_name: str
+    device: str
+    dtype: str
+    context: int | None
+
+    def edit(self, document: str, instruction: str, selector: str = DEFAULT_SELECTOR, *,
+             program: str | None = None, max_new_tokens: int | None = None, temperature: float = 0.0,
+             hooks: Hooks = Hooks()):
+        """-> engine.front.EditResult; raises ContextError, IncompleteEdit, Cancelled or ValueError."""
+        ...

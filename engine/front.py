@@ -1,0 +1,97 @@
+"""The one `edit()` that both engines share: selector check, prompt, output budget, context check, timing,
+stop reasons, and the document's line endings. An engine supplies only the two decodes.
+
+An edit either finishes (stop reason `eos` or `fence`) and returns the edited document, or raises and
+changes nothing: a decode cut off by its budget or the context is never resolved into deletions.
+"""
+import time
+from dataclasses import dataclass, field
+
+from copy_as_decode.core import contract
+from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, Budget, Hooks, IncompleteEdit
+from copy_as_decode.core.document import split_lines, with_line_endings
+from copy_as_decode.core.oracle import line_oracle
+from copy_as_decode.core.program import Item, format_item, format_program, parse
+from copy_as_decode.core.resolver import resolve
+
+from . import prompt
+from .stats import Stats
+
+
+@dataclass
+class EditResult:
+    text: str
+    program: str
+    stats: Stats
+    tokens: list[int] = field(default_factory=list)  # the rewrite's output ids (verified/full), for exactness checks
+
+
+class EditFront:
+    """Base of engine.Engine and engine.remote.RemoteEngine; they set `tok`, `context` and `tok_lock`."""
+
+    def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
+             program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
+             hooks: Hooks = Hooks()) -> EditResult:
+        contract.check_selector(selector)
+        explicit = contract.parse_budget(max_new_tokens)
+        start = time.perf_counter()
+        if selector in ("grammar", "forced"):
+            if selector == "forced" and program is None:
+                raise ValueError("selector `forced` needs a program")
+            result = self._program(document, instruction, parse(program) if program is not None else None,
+                                   explicit, temperature, hooks)
+        else:
+            result = self._rewrite(document, instruction, selector == "verified", explicit, hooks)
+        result.stats.total_s = time.perf_counter() - start
+        return result
+
+    def encode(self, text: str) -> list[int]:
+        with self.tok_lock:
+            return prompt.text_ids(self.tok, text)
+
+    def _program(self, document, instruction, forced: list[Item] | None, explicit, temperature, hooks):
+        lines = split_lines(document)
+        with self.tok_lock:
+            ids, head = prompt.program_prompt(self.tok, lines, instruction)
+        tag = len(self.encode(f'<copy lines="{len(lines)}-{len(lines)}"/>\n'))
+        if forced is not None:  # each item alone, so every copy tag ends on a token boundary; then the end
+            n = sum(len(self.encode(format_item(item))) for item in forced) + 1
+            plan = contract.budget(n, n, len(ids), self.context, None)
+        else:
+            bound = contract.program_bound(len(self.encode(document)), len(lines), tag)
+            plan = contract.budget(bound, tag, len(ids), self.context, explicit)
+        items, stats = self._decode_program(ids, head, lines, plan, forced, temperature, hooks)
+        _finished(stats, plan)
+        new = with_line_endings(document, resolve(items, lines))
+        return EditResult(new, format_program(items, sep=""), stats)
+
+    def _rewrite(self, document, instruction, verified: bool, explicit, hooks):
+        lf = document.replace("\r\n", "\n")  # the model reads and writes "\n"; with_line_endings restores them
+        with self.tok_lock:
+            ids, fence = prompt.rewrite_prompt(self.tok, lf, instruction)
+        n = len(self.encode(lf))
+        plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, explicit)
+        tokens, text, stats = self._decode_rewrite(ids, fence, lf, verified, plan, hooks)
+        _finished(stats, plan)
+        new = with_line_endings(document, prompt.fenced_text(text, fence))
+        return EditResult(new, format_program(line_oracle(document, new)), stats, tokens)
+
+    # the engine's part
+
+    def _decode_program(self, ids: list[int], head: int, lines: list[str], plan: Budget,
+                        forced: list[Item] | None, temperature: float, hooks: Hooks) -> tuple[list[Item], Stats]:
+        """Decode (or feed `forced`) a program after prompt `ids`; `stats.stop` says why it ended."""
+        raise NotImplementedError
+
+    def _decode_rewrite(self, ids: list[int], fence: str, document: str, verified: bool, plan: Budget,
+                        hooks: Hooks) -> tuple[list[int], str, Stats]:
+        """Greedy rewrite after prompt `ids` (ending with the opening `fence`); `stats.stop` says why it ended."""
+        raise NotImplementedError
+
+
+def _finished(stats: Stats, plan: Budget) -> None:
+    """Raise IncompleteEdit unless the decode ended normally; a cap set by the context is a `context` stop."""
+    if stats.stop == CAP and plan.by_context:
+        stats.stop = CONTEXT
+    if stats.stop not in NORMAL_STOPS:
+        raise IncompleteEdit(stats.stop, plan.limit, stats)
