@@ -32,4 +32,5 @@ if [ "${1:-}" = "--test" ]; then
   fi
   "$root/scripts/setup-editors.sh"
   "$root/scripts/build-llama-server.sh" >/dev/null
+  "$venv/bin/python" "$root/scripts/check-llama-server.py"
 fi

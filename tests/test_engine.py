@@ -199,11 +199,12 @@ def test_a_budget_cut_by_the_context_is_a_context_stop(tiny_engine, humanevalfix
         tiny_engine.context = context
 
 
-def test_rewrite_fence_is_longer_than_any_backtick_run():
-    assert prompt.fence_for("x = 1\n") == "```"
-    assert prompt.fence_for("# Doc\n```py\nx\n```\n") == "````"
-    assert prompt.fence_for("a `` b ````` c") == "``````"
-    fence = prompt.fence_for("```\nx\n```\n")
+def test_rewrite_fence_cannot_be_closed_by_the_document():
+    assert prompt.fence_for("x = 1  # `a`, ``b``\n") == "```"
+    assert prompt.fence_for("# Doc\n```py\nx\n```\n") == "~~~"
+    assert prompt.fence_for("~~~\na ````` b\n~~~~\n") == "~~~~~"
+    assert prompt.fence_for("~~~~~~\na ``` b\n") == "````"
+    fence = "````"
     assert prompt.fenced_text("```\nx\n```\nmore\n" + fence + "\nafter", fence) == "```\nx\n```\nmore\n"
     assert prompt.fenced_text(fence + "\n", fence) == ""
     assert prompt.fenced_text("x\n" + fence, fence) == "x\n"  # the end token may follow the fence at once

@@ -29,3 +29,37 @@ def test_grammar_selector_program_resolves(qwen, humanevalfix_python):
     result = qwen.edit(case.before, case.instruction, "grammar", max_new_tokens=200)
     assert result.text == resolve(result.program, case.before)
     assert result.stats.spliced > 0  # the model did copy, and the copies went through the splice
+
+
+MARKDOWN = """# Notes
+
+Install it:
+
+```sh
+pip install copy-as-decode
+```
+
+Then edit a file:
+
+```python
+from copy_as_decode import edit
+```
+
+And that is all.
+"""
+
+
+def test_a_markdown_file_with_fenced_blocks_is_rewritten_whole(qwen):
+    """The rewrite's fence (~~~) cannot be closed by the file's ``` lines: the rewrite goes past them."""
+    result = qwen.edit(MARKDOWN, "Change the title to '# Usage notes'.", "verified")
+    assert result.text == MARKDOWN.replace("# Notes", "# Usage notes") and result.stats.stop in ("eos", "fence")
+
+
+SPECIAL = ('SEP = "<|endoftext|>"\nEND = "<|im_end|>"\nFIM = "<|fim_prefix|>"\n\n\n'
+           'def first_word(text):\n    return text.split()[0]\n')
+
+
+def test_special_token_strings_survive_a_verified_rewrite(qwen):
+    result = qwen.edit(SPECIAL, "Rename first_word to head_word.", "verified")
+    assert result.text.startswith(SPECIAL.split("\n\n\n")[0])  # the three strings, byte for byte
+    assert "def head_word(text):" in result.text and result.stats.spliced > 0

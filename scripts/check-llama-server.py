@@ -1,0 +1,31 @@
+"""Set-up check: the built llama-server starts with the default model and answers one completion.
+
+A binary that builds can still die at its first matrix multiply on another CPU (ggml's AMX path did, with
+a general protection fault), so the suite must not rely on it unchecked. Exit 0 when it answers; else one line.
+"""
+import sys
+
+from copy_as_decode.core.contract import DEFAULT_MODEL
+from copy_as_decode.engine import models
+from copy_as_decode.engine.remote import LlamaServer, RemoteEngine, RemoteError, default_server_binary
+
+
+def main() -> int:
+    binary = default_server_binary()
+    gguf = models.cache_dir(DEFAULT_MODEL) / models.BUILTINS[DEFAULT_MODEL].gguf_name
+    try:
+        with LlamaServer(binary, gguf, ctx=1024, threads=2, ready_timeout=120) as server:
+            engine = RemoteEngine(server.url, DEFAULT_MODEL, timeout=120)
+            c = engine.complete(engine.encode("def add(a, b):\n    return"), 4)
+    except RemoteError as e:
+        print(f"check-llama-server: {binary} does not run on this machine: {e}", file=sys.stderr)
+        return 1
+    if not c.tokens:
+        print(f"check-llama-server: {binary} answered a completion with no tokens", file=sys.stderr)
+        return 1
+    print(f"check-llama-server: {binary.name} answered {len(c.tokens)} tokens: {c.text!r}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
