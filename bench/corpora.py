@@ -1,14 +1,40 @@
-"""Benchmark corpora as (document, instruction, gold) cases: HumanEvalFix Python/JS and the prose-edit set."""
+"""Benchmark corpora as (document, instruction, gold) cases: HumanEvalFix Python/JS, the prose-edit set, the
+long-file corpora, and any JSONL file in the case format below.
+
+Case format, one JSON object a line:
+  id           unique name of the case
+  language     python | javascript | text
+  before       the document to edit
+  instruction  the request, as a user would type it
+  after        (optional) the gold document
+  after_program  (optional, instead of `after`) the gold as a copy/gen program over `before`'s lines, which
+               resolves to it byte for byte (`copy-as-decode resolve`); the shipped long corpora use it so that
+               each long file is stored once per case
+  tests        (optional) a program appended to the edited document and run with `python` or `node`: the
+               edit passes when it exits 0 within TEST_TIMEOUT seconds
+Any other field (the long corpora's kind, bucket, lines, source, hinted) is kept in Case.extra.
+"""
 import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from copy_as_decode.core.contract import EditError
+from copy_as_decode.core.resolver import resolve
 
+# The paper's corpora (the copy-ceiling and round-trip benchmarks pool these).
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
+LONG_CORPORA = ("long-python", "long-js", "long-text")
+LANGUAGES = ("python", "javascript", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
+TEST_TIMEOUT = 10.0
 _REPO = Path(__file__).resolve().parent.parent
+# Node as `./run test` installs it, for machines without one on PATH.
+_BUNDLED_NODE = _REPO / ".tools" / "node24" / "node_modules" / ".bin" / "node"
 _HUMANEVALPACK = {"humanevalfix-python": "humanevalpack_python.jsonl", "humanevalfix-js": "humanevalpack_js.jsonl"}
 # Fields kept for functional checks of a fixed file (run `test` against `entry_point`).
 _EXTRA = ("task_id", "entry_point", "test", "example_test", "bug_type", "failure_symptoms", "prompt", "declaration")
@@ -20,7 +46,7 @@ class Case:
     corpus: str
     instruction: str
     before: str
-    after: str
+    after: str | None  # None: a case without a gold file (exact match is then unknown)
     extra: dict = field(default_factory=dict, compare=False)
 
 
@@ -37,13 +63,59 @@ def text_path() -> Path:
     return Path(__file__).resolve().parent / "data" / "text_edits.jsonl"
 
 
+def long_path(name: str) -> Path:
+    return Path(__file__).resolve().parent / "data" / f"{name}.jsonl"
+
+
 def load(name: str) -> list[Case]:
     if name == "text":
         return [Case(r["id"], name, r["instruction"], r["before"], r["after"], {"kind": r["kind"]})
                 for r in _read_jsonl(text_path())]
     if name in _HUMANEVALPACK:
         return [_humanevalfix(name, r) for r in _read_jsonl(humanevalpack_dir() / _HUMANEVALPACK[name])]
-    raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA)}")
+    if name in LONG_CORPORA:
+        return load_file(long_path(name), name)
+    raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA + LONG_CORPORA)}")
+
+
+def load_file(path, name: str | None = None) -> list[Case]:
+    """A JSONL file in the case format (module docstring); the corpus is called `name`, else the file's stem."""
+    path = Path(path)
+    cases = []
+    for k, r in enumerate(_read_jsonl(path), 1):
+        missing = [f for f in ("id", "language", "before", "instruction") if f not in r]
+        if missing or r["language"] not in LANGUAGES:
+            raise CorpusError(f"{path}:{k}: " + (f"missing {', '.join(missing)}" if missing else
+                                                 f"language must be one of {', '.join(LANGUAGES)}"))
+        after = r.get("after")
+        if after is None and "after_program" in r:
+            after = resolve(r["after_program"], r["before"])
+        extra = {key: v for key, v in r.items() if key not in ("id", "before", "instruction", "after", "after_program")}
+        cases.append(Case(r["id"], name or path.stem, r["instruction"], r["before"], after, extra))
+    return cases
+
+
+def node() -> str | None:
+    """The node binary: the one on PATH, else the one `./run test` installs; None when neither is there."""
+    return shutil.which("node") or (str(_BUNDLED_NODE) if _BUNDLED_NODE.is_file() else None)
+
+
+def run_tests(language: str, document: str, tests: str, timeout: float = TEST_TIMEOUT) -> bool | None:
+    """Whether `document` followed by `tests` exits 0 within `timeout` seconds under python (language
+    python) or node (javascript); None when node is missing."""
+    cmd = [sys.executable] if language == "python" else [node()] if language == "javascript" else None
+    if cmd is None:
+        raise ValueError(f"no test runner for language {language!r}")
+    if cmd[0] is None:
+        return None
+    sep = "" if document.endswith("\n") or not document else "\n"
+    with tempfile.TemporaryDirectory() as tmp:  # its own directory: nothing beside it to import by accident
+        script = Path(tmp) / ("case.py" if language == "python" else "case.js")
+        script.write_text(document + sep + tests, encoding="utf-8")
+        try:
+            return subprocess.run(cmd + [str(script)], capture_output=True, timeout=timeout, cwd=tmp).returncode == 0
+        except subprocess.TimeoutExpired:
+            return False
 
 
 def user_file(case: Case) -> tuple[str, str]:

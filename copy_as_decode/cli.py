@@ -61,6 +61,8 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
     p.add_argument("--threads", type=int, help="CPU threads for torch")
+    p.add_argument("--prompt-cache-mb", type=int, default=1024,
+                   help="memory for the KV caches of recent prompts, reused by later edits (default 1024)")
     from copy_as_decode.engine.backend import add_arguments
     add_arguments(p)
 
@@ -119,7 +121,7 @@ def cmd_edit(args) -> int:
     if args.show_program:
         print(result.program, file=sys.stderr)
     s = result.stats
-    print(f"{args.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
+    print(f"{s.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
     return 0
@@ -165,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("edit", help="edit a file with a model")
     s.add_argument("path")
     s.add_argument("--instruction", "-i", required=True)
-    s.add_argument("--selector", choices=contract.SELECTORS, default=contract.DEFAULT_SELECTOR)
+    s.add_argument("--selector", choices=contract.SELECTORS, default=contract.DEFAULT_SELECTOR,
+                   help="auto (default): grammar for a model with a trained adapter, else verified")
     s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 DEFAULT_MODEL = "qwen2.5-coder-0.5b"
-SELECTORS = ("grammar", "verified", "full")  # what users choose
-ENGINE_SELECTORS = SELECTORS + ("forced",)    # plus a given program fed through the engine (tests, benchmarks)
-DEFAULT_SELECTOR = "verified"
-
-AUTO = "auto"  # the output budget derived from the document (see `budget`)
+AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
+SELECTORS = (AUTO, "grammar", "verified", "full")  # what users choose
+ENGINE_SELECTORS = SELECTORS + ("forced",)          # plus a given program fed through the engine (tests, benchmarks)
+DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing.

@@ -38,9 +38,8 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
     cache: a DynamicCache that already holds the first tokens of `prompt`)."""
     stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
     cache = cache if cache is not None else DynamicCache(config=model.config)
-    stats.prompt_cached = cache.get_seq_length()
     with stats.timed("prefill_s"):
-        logits = forward(model, cache, prompt[stats.prompt_cached:])[-1]
+        logits = forward(model, cache, prompt[cache.get_seq_length():])[-1]
     stats.forwards += 1
     script = iter(forced) if forced is not None else None
     stats.stop = CAP
@@ -68,12 +67,13 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
     return stats
 
 
-def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tokens, hooks=Hooks()):
-    """Greedy rewrite until EOS, `closed(text)` (the fence) or the token cap; returns (token ids, text, stats)."""
+def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tokens, cache=None, hooks=Hooks()):
+    """Greedy rewrite until EOS, `closed(text)` (the fence) or the token cap; returns (token ids, text, stats).
+    cache: as for decode_program."""
     stats, stream, out = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok), []
-    cache = DynamicCache(config=model.config)
+    cache = cache if cache is not None else DynamicCache(config=model.config)
     with stats.timed("prefill_s"):
-        token = int(forward(model, cache, prompt)[-1].argmax())
+        token = int(forward(model, cache, prompt[cache.get_seq_length():])[-1].argmax())
     stats.forwards += 1
     while not (stop := EOS if token == eos else FENCE if closed(stream.text) else
                CAP if len(out) >= max_new_tokens else ""):

@@ -1,4 +1,6 @@
 """Drafts for the verified selector: the input lines that the output, as aligned so far, would copy next."""
+import bisect
+
 from copy_as_decode.core.document import split_lines
 
 from .prompt import text_ids
@@ -9,7 +11,9 @@ class LineDrafter:
 
     `anchor` is the input line after the last output line that matched one; an output line that matches
     nothing counts as a replacement of the next input line, but the next search still starts at `anchor`,
-    so an insertion (which matches nothing either) re-synchronises on the following line.
+    so an insertion (which matches nothing either) re-synchronises on the following line. A line found
+    only before `anchor` re-synchronises there when it is unique in the document (an output that went back,
+    as a model repeating a file's header does); a repeated one (blank lines, `}`) would be a guess.
     """
 
     def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = 256):
@@ -17,12 +21,22 @@ class LineDrafter:
         self.k, self.k_min, self.k_max = k, k_min, k_max
         self.anchor = self.cursor = 0
         self.seen = 0  # output characters already aligned
+        self.where: dict[str, list[int]] = {}  # line text -> its line indexes, ascending
+        for j, line in enumerate(self.lines):
+            self.where.setdefault(line, []).append(j)
+
+    def _match(self, line: str) -> int | None:
+        at = self.where.get(line, [])
+        k = bisect.bisect_left(at, self.anchor)
+        if k < len(at):
+            return at[k]
+        return at[0] if len(at) == 1 else None
 
     def _align(self, text: str) -> None:
         while (nl := text.find("\n", self.seen)) >= 0:
             line = text[self.seen:nl].rstrip("\r")
             self.seen = nl + 1
-            match = next((j for j in range(self.anchor, len(self.lines)) if self.lines[j] == line), None)
+            match = self._match(line)
             if match is None:
                 self.cursor += 1
             else:

@@ -18,34 +18,44 @@ from .tracker import ProgramTracker
 
 class Engine(EditFront):
     def __init__(self, model: str = DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
-                 threads: int | None = None):
+                 threads: int | None = None, prompt_cache_mb: int = 1024):
         if threads:
             torch.set_num_threads(threads)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.dtype = dtype or ("bfloat16" if self.device.startswith("cuda") else "float32")
         self.model_name = model
+        self.trained = "+" in model  # BASE+ADAPTER: fine-tuned to write programs (engine/models.py)
         self.model, self.tok = models.load(model, self.device, self.dtype)
         self.tok_lock = threading.Lock()
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
         self.context = getattr(self.model.config, "max_position_embeddings", 32768)
-        self.prefix = PrefixCache()
+        self.prefix = PrefixCache(prompt_cache_mb << 20)
 
-    def _decode_program(self, ids, head, lines, plan: Budget, forced: list[Item] | None, temperature, hooks: Hooks):
+    def _decode_program(self, ids, lines, plan: Budget, forced: list[Item] | None, temperature, hooks: Hooks):
         script = None
         if forced is not None:  # each item tokenized alone, so every copy tag ends on a token boundary
             script = [t for item in forced for t in prompt.text_ids(self.tok, format_item(item))] + [self.eos]
         tracker = ProgramTracker()
-        start = time.perf_counter()
-        cache = self.prefix.start(self.model, ids[:head]) if head else None
-        head_s = time.perf_counter() - start
+        cache, reused, prefill_s = self._start(ids, hooks)
         stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines)),
                                tracker, self.eos, max_new_tokens=plan.limit, temperature=temperature,
                                forced=script, cache=cache, hooks=hooks)
-        stats.prefill_s += head_s  # the head's forward when not cached yet, else copying its cache
+        stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return tracker.items, stats
 
     def _decode_rewrite(self, ids, fence, document, verified, plan: Budget, hooks: Hooks):
         drafter = LineDrafter(self.tok, document) if verified else None
-        return decode_rewrite(self.model, self.tok, ids, self.eos, lambda text: prompt.fence_closed(text, fence),
-                              drafter=drafter, max_new_tokens=plan.limit, hooks=hooks)
+        cache, reused, prefill_s = self._start(ids, hooks)
+        out, text, stats = decode_rewrite(self.model, self.tok, ids, self.eos,
+                                          lambda text: prompt.fence_closed(text, fence), drafter=drafter,
+                                          max_new_tokens=plan.limit, cache=cache, hooks=hooks)
+        stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
+        return out, text, stats
+
+    def _start(self, ids: list[int], hooks: Hooks):
+        """The prompt's cache (all but its last token) from the prompt cache, and the seconds it took."""
+        hooks.check()
+        start = time.perf_counter()
+        cache, reused = self.prefix.start(self.model, ids)
+        return cache, reused, time.perf_counter() - start

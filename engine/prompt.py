@@ -31,7 +31,9 @@ changed or not, exactly as it should be saved, and nothing else."""
 
 
 def _user(instruction: str, body: str) -> str:
-    return f"Instruction: {instruction}\n\nFile:\n{body}"
+    # The file first: a later edit of the same file (another instruction, or after this edit was applied,
+    # up to its first changed line) starts with the same tokens, whose cache the engine keeps.
+    return f"File:\n{body}\n\nInstruction: {instruction}"
 
 
 def program_messages(document_lines: list[str], instruction: str) -> list[dict]:
@@ -76,7 +78,7 @@ def text_ids(tok, text: str) -> list[int]:
     return tok(text, add_special_tokens=False, split_special_tokens=True)["input_ids"] if text else []
 
 
-def prompt_ids(tok, messages: list[dict], prefix: str = "", *, open_turn: bool = True) -> list[int]:
+def prompt_ids(tok, messages: list[dict], prefix: str = "") -> list[int]:
     """The chat template's own markers as special tokens, every message's content (and `prefix`) as text.
 
     The template is rendered with a placeholder per content, and the pieces are tokenized apart; a
@@ -84,7 +86,7 @@ def prompt_ids(tok, messages: list[dict], prefix: str = "", *, open_turn: bool =
     prompt would tokenize if contents could not hold special-token strings.
     """
     slots = [{**m, "content": f"{_SLOT}{k}{_SLOT}"} for k, m in enumerate(messages)]
-    rendered = tok.apply_chat_template(slots, tokenize=False, add_generation_prompt=open_turn)
+    rendered = tok.apply_chat_template(slots, tokenize=False, add_generation_prompt=True)
     ids, parts = [], rendered.split(_SLOT)
     for k, part in enumerate(parts):
         if k % 2:
@@ -94,13 +96,8 @@ def prompt_ids(tok, messages: list[dict], prefix: str = "", *, open_turn: bool =
     return ids + text_ids(tok, prefix)
 
 
-def program_prompt(tok, lines: list[str], instruction: str) -> tuple[list[int], int]:
-    """The program prompt's ids and the length of its shared head (system prompt and worked examples: the
-    same tokens for every edit, so their cache can be computed once), 0 if the ids do not start with it."""
-    messages = program_messages(lines, instruction)
-    ids = prompt_ids(tok, messages)
-    head = prompt_ids(tok, messages[:-1], open_turn=False)
-    return ids, len(head) if ids[:len(head)] == head else 0
+def program_prompt(tok, lines: list[str], instruction: str) -> list[int]:
+    return prompt_ids(tok, program_messages(lines, instruction))
 
 
 def rewrite_prompt(tok, document: str, instruction: str) -> tuple[list[int], str]:

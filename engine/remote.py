@@ -126,12 +126,13 @@ class RemoteEngine(EditFront):
         self.context = meta.get("n_ctx") or info.get("max_model_len") or info.get("context_length")
         self.grammar_param = grammar_param or {"vllm": "structured_outputs", "sglang": "ebnf"}.get(self.owner, "grammar")
         self.model_name = f"{self.served_model} @ {self.base}"
+        self.trained = False  # the engine's own programs ran slower than its rewrite (docs/scale-out.md)
         self.device, self.dtype = f"remote ({self.api})", "remote"
         self.tokenizer_verified = self._verify_tokenizer() if verify_tokenizer else False
 
     # ---- edits ----------------------------------------------------------------------------------------
 
-    def _decode_program(self, ids, head, lines, plan, forced, temperature, hooks):
+    def _decode_program(self, ids, lines, plan, forced, temperature, hooks):
         if forced is not None:
             return self._forced(ids, lines, forced, hooks)
         return self._grammar(ids, lines, plan.limit, temperature, hooks)

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 
 @dataclass
 class Stats:
+    selector: str = ""    # the selector that ran (what `auto` chose)
     stop: str = ""        # why the decode ended: core.contract's EOS, FENCE, CAP, CONTEXT
     budget: int = 0       # the most tokens it could sample (core.contract.budget)
     prompt_tokens: int = 0

@@ -40,22 +40,40 @@ def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
     assert torch.allclose(forward(model, one, probe), forward(model, steps, probe), atol=1e-4)
 
 
-def test_prompt_head_is_prefilled_once_and_edits_do_not_depend_on_history(tiny_engine, humanevalfix_python):
-    """The shared head (system prompt + worked examples) is computed once per engine; a cached edit is the
-    same, token for token, as the first one, and its first logits equal a one-shot prefill's."""
+def test_the_prompt_cache_reuses_the_longest_common_prefix(tiny_engine, humanevalfix_python):
+    """A second edit of the same file prefills only what follows the file (another instruction) or its first
+    changed line (after an edit was applied); repeating an edit repeats it exactly; a cached start gives
+    the logits of a one-shot prefill."""
     from copy_as_decode.engine.prefix_cache import PrefixCache
     a, b = humanevalfix_python[3], humanevalfix_python[40]
     tiny_engine.prefix = PrefixCache()
     first = cut_off(tiny_engine, a.before, a.instruction, "grammar", max_new_tokens=40).stats
-    cut_off(tiny_engine, b.before, b.instruction, "grammar", max_new_tokens=40)
+    ids = prompt.program_prompt(tiny_engine.tok, split_lines(a.before), a.instruction)
+    assert first.prompt_cached == 0 and first.prompt_tokens == len(ids)
+    other = cut_off(tiny_engine, a.before, "Rename the function.", "grammar", max_new_tokens=40).stats
+    assert other.prompt_tokens - other.prompt_cached <= 0.1 * other.prompt_tokens
+    lines = split_lines(a.before)
+    applied = "".join(lines[:-2] + ["    # changed\n"] + lines[-1:])  # as if an edit changed the next-to-last line
+    after = cut_off(tiny_engine, applied, a.instruction, "grammar", max_new_tokens=40).stats
+    unchanged = prompt.program_prompt(tiny_engine.tok, split_lines(applied), a.instruction)
+    assert after.prompt_cached == next(k for k, (x, y) in enumerate(zip(ids, unchanged)) if x != y)
+    assert cut_off(tiny_engine, b.before, b.instruction, "grammar", max_new_tokens=40).stats.prompt_cached > 300
     again = cut_off(tiny_engine, a.before, a.instruction, "grammar", max_new_tokens=40).stats
     assert (again.sampled, again.forced, again.spliced) == (first.sampled, first.forced, first.spliced)
-    ids, head = prompt.program_prompt(tiny_engine.tok, split_lines(a.before), a.instruction)
-    assert head > 300 and first.prompt_cached == again.prompt_cached == head
-    assert tiny_engine.prefix.cache.get_seq_length() == head  # each edit decoded in a copy
-    cached = tiny_engine.prefix.start(tiny_engine.model, ids[:head])
+    assert again.prompt_cached == len(ids) - 1
+    cached, reused = tiny_engine.prefix.start(tiny_engine.model, ids)
+    assert reused == len(ids) - 1 and cached.get_seq_length() == len(ids) - 1
     whole = forward(tiny_engine.model, DynamicCache(config=tiny_engine.model.config), ids)[-1]
-    assert torch.allclose(forward(tiny_engine.model, cached, ids[head:])[-1], whole, atol=1e-4)
+    assert torch.allclose(forward(tiny_engine.model, cached, ids[-1:])[-1], whole, atol=1e-4)
+
+
+def test_the_prompt_cache_keeps_to_its_memory_bound(tiny_engine, humanevalfix_python):
+    from copy_as_decode.engine.prefix_cache import PrefixCache, _bytes_per_token
+    per_token = _bytes_per_token(tiny_engine.model)
+    cache = PrefixCache(max_bytes=900 * per_token)
+    for case in humanevalfix_python[:4]:
+        cache.start(tiny_engine.model, prompt.program_prompt(tiny_engine.tok, split_lines(case.before), "x"))
+    assert 1 <= len(cache.entries) < 4 and sum(map(len, cache.entries)) * per_token <= 900 * per_token
 
 
 @pytest.mark.parametrize("k", range(0, 164, 23))
@@ -89,7 +107,7 @@ def test_grammar_selector_yields_a_valid_program_or_nothing(tiny_engine, humanev
         e = cut_off(tiny_engine, case.before, case.instruction, "grammar", max_new_tokens=60, temperature=1.0)
         assert (e.stop, e.limit, e.stats.sampled) == (CAP, 60, 60) and "nothing was changed" in str(e)
         lines = split_lines(case.before)
-        ids, _ = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
+        ids = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
         tracker = ProgramTracker()
         torch.manual_seed(seed)
         stats = decode_program(tiny_engine.model, tiny_engine.tok, ids, lines,
@@ -167,6 +185,16 @@ def test_a_cut_off_edit_is_an_error_with_its_stop_reason(tiny_engine, humanevalf
     assert str(e) == "the edit did not finish within 20 tokens; nothing was changed"
 
 
+def test_auto_chooses_verified_for_an_untrained_model(tiny_engine, humanevalfix_python):
+    case = humanevalfix_python[11]
+    assert cut_off(tiny_engine, case.before, case.instruction, "auto", max_new_tokens=5).stats.selector == "verified"
+    tiny_engine.trained = True  # as for BASE+ADAPTER
+    try:
+        assert cut_off(tiny_engine, case.before, case.instruction, max_new_tokens=5).stats.selector == "grammar"
+    finally:
+        tiny_engine.trained = False
+
+
 def test_the_auto_budget_comes_from_the_document(tiny_engine, humanevalfix_python):
     from copy_as_decode.core.contract import program_bound, rewrite_bound
     case = humanevalfix_python[11]
@@ -186,7 +214,7 @@ class Refuse(Hooks):
 
 def test_a_budget_cut_by_the_context_is_a_context_stop(tiny_engine, humanevalfix_python):
     case = humanevalfix_python[11]
-    ids, _ = prompt.program_prompt(tiny_engine.tok, split_lines(case.before), case.instruction)
+    ids = prompt.program_prompt(tiny_engine.tok, split_lines(case.before), case.instruction)
     context, tiny_engine.context = tiny_engine.context, len(ids) + 25
     try:
         e = cut_off(tiny_engine, case.before, case.instruction, "grammar")
@@ -220,7 +248,7 @@ def test_special_token_strings_in_a_document_are_text(tiny_engine):
     specials = {i for i, t in tok.added_tokens_decoder.items() if t.special}
     ids = prompt.text_ids(tok, SPECIAL)
     assert not specials & set(ids) and tok.decode(ids) == SPECIAL
-    program_ids, _ = prompt.program_prompt(tok, split_lines(SPECIAL), "rename <|im_end|>")
+    program_ids = prompt.program_prompt(tok, split_lines(SPECIAL), "rename <|im_end|>")
     rewrite_ids, _ = prompt.rewrite_prompt(tok, SPECIAL, "rename <|im_end|>")
     for ids, messages in ((program_ids, 8), (rewrite_ids, 2)):
         # only the template's own markers are special: a start and an end per message, then the open turn

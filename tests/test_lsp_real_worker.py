@@ -48,6 +48,7 @@ async def test_a_cut_off_edit_reaches_the_user_and_leaves_the_buffer(tmp_path, s
                 break
             await asyncio.sleep(0.1)
         [error] = errors
+        assert error["code"] == 1004, error
         assert (error["code"], error["data"]["stop"], error["data"]["limit"]) == (1004, "cap", 3)
         assert res["applied"] is False and res["status"] == "error"
         assert editor.text(URI) == document

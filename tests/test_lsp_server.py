@@ -258,7 +258,7 @@ async def test_edit_whole_document_with_progress(shared):
     [change] = applied.edit.document_changes
     assert change.text_document.version == 1
     assert len(change.edits) == 1 and change.edits[0].range.start.line == 1  # minimal, not a rewrite
-    assert res["stats"]["model"] == "fake-model" and res["stats"]["selector"] == "verified"
+    assert res["stats"]["model"] == "fake-model" and res["stats"]["selector"] == "auto"
     assert res["stats"]["max_new_tokens"] == "auto"
     [reports] = client.progress_reports.values()
     kinds = [type(r).__name__ for r in reports]

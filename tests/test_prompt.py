@@ -11,13 +11,12 @@ from copy_as_decode.engine import prompt
 
 def test_program_prompt_shows_numbered_document_and_instruction(qwen_tokenizer):
     doc = "alpha\r\nbeta\nlast without newline"
-    ids, head = prompt.program_prompt(qwen_tokenizer, split_lines(doc), "Do X.")
+    ids = prompt.program_prompt(qwen_tokenizer, split_lines(doc), "Do X.")
     text = qwen_tokenizer.decode(ids)
-    tail = text[text.rindex("Instruction: Do X."):]
-    assert "1| alpha\n2| beta\n3| last without newline\n" in tail
+    tail = text[text.rindex("File:\n1| alpha"):]
+    assert tail.startswith("File:\n1| alpha\n2| beta\n3| last without newline\n\n\nInstruction: Do X.")
     assert text.endswith("<|im_start|>assistant\n")
     assert '<copy lines="I-J"/>' in text and "<gen>TEXT</gen>" in text
-    assert qwen_tokenizer.decode(ids[:head]).endswith("<|im_end|>\n") and "Do X." not in qwen_tokenizer.decode(ids[:head])
 
 
 def test_worked_examples_are_valid_programs_with_edits_at_different_lines(qwen_tokenizer):

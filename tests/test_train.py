@@ -120,20 +120,21 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
     try:
         for e in cases:
             rec = Recorder(model)
-            tiny_engine.model, tiny_engine.prefix = rec, PrefixCache()  # a cold cache: the head's forward is seen
+            tiny_engine.model, tiny_engine.prefix = rec, PrefixCache()  # a cold cache: the whole prompt is seen
             result = tiny_engine.edit(e.before, e.instruction, "forced", program=e.program)
             assert result.text == e.after
             seq = serialize(tiny_engine.tok, e.instruction, e.before, e.program)
             fed = [t for call in rec.calls for t in call]
             assert seq.input_ids == fed + [tiny_engine.eos], e.id
-            # prefill (the shared head, then the rest of the prompt): no loss; every later forward = 1 sampled
-            # token + the copied tokens spliced after it
+            # prefill (all but the last prompt token, cached for later edits, then the last): no loss; every
+            # later forward = 1 sampled token + the copied tokens spliced after it
             prefill, decode = rec.calls[:2], rec.calls[2:]
             expected = [IGNORE] * sum(map(len, prefill))
             for call in decode:
                 expected += [call[0]] + [IGNORE] * (len(call) - 1)
             assert seq.labels == expected + [tiny_engine.eos], e.id
-            assert seq.prompt_len == sum(map(len, prefill)) and result.stats.prompt_cached == len(prefill[0])
+            assert seq.prompt_len == sum(map(len, prefill)) and len(prefill[1]) == 1
+            assert result.stats.prompt_cached == 0
             assert len(seq.labels) - seq.n_labels - seq.prompt_len == result.stats.spliced
     finally:
         tiny_engine.model = model

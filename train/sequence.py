@@ -32,7 +32,7 @@ class Sequence:
 
 def serialize(tok, instruction: str, document: str, program: str, eos: int | None = None) -> Sequence:
     lines = split_lines(document)
-    ids, _ = prompt.program_prompt(tok, lines, instruction)
+    ids = prompt.program_prompt(tok, lines, instruction)
     labels = [IGNORE] * len(ids)
     n = len(ids)
     for item in parse(program):

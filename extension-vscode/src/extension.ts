@@ -45,7 +45,7 @@ function serverSettings(): Record<string, unknown> {
     selector: cfg.get<string>('selector'),
     device: cfg.get<string>('device'),
     dtype: cfg.get<string>('dtype'),
-    maxNewTokens: cfg.get<number>('maxNewTokens'),
+    maxNewTokens: cfg.get<number | string>('maxNewTokens'),
     timeout: cfg.get<number>('timeout'),
     workerCommand: cfg.get<string[]>('workerCommand'),
   };
