@@ -63,6 +63,9 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, help="CPU threads for torch")
     p.add_argument("--prompt-cache-mb", type=int, default=1024,
                    help="memory for the KV caches of recent prompts, reused by later edits (default 1024)")
+    from copy_as_decode.core.grammar import RULES
+    p.add_argument("--grammar-rule", default="default", choices=RULES,
+                   help="the program grammar's variant (core/grammar.py)")
     from copy_as_decode.engine.backend import add_arguments
     add_arguments(p)
 

@@ -10,7 +10,17 @@ by digit through a decimal trie with one rule per prefix; each digit is guarded 
 subtree is still allowed", so the model never enters a dead end. Leaf numbers skip their own rule.
 Finishing a number hands its value on through a non-parametric "trampoline" rule, since a literal
 parameter directly inside a recursive parametric rule panics in llguidance 1.9.1.
+
+Rules (`RULES`, measured in docs/training.md; `default` is what the engine uses unless told otherwise):
+  no-tags-in-gen          a gen body may not contain "<copy" or "<gen>" (untrained models type copy tags
+                          inside gens and run to the token cap); llguidance intersects the lazy gen lexeme
+                          with the complement of "a body containing <copy or <gen>"
+  no-tag-prefixes-in-gen  also "<gen/>", "<gen " ... (an untrained 0.5B routes around the rule above)
+  cover-to-end            the program may end only after a gen or after a copy that reaches the last line
+                          (models stop after a copy of the first lines)
 """
+from dataclasses import dataclass
+
 import llguidance
 
 # llguidance caps grammar symbols below 65,535; this layout uses ~6.2 per line and failed at 10,570 lines.
@@ -20,34 +30,55 @@ _GEN = 'gen[lazy]: /<gen>(?s:.)*<\\/gen>/'  # lazy: the body ends at the first "
 _OPEN = '"<copy lines=\\""'
 
 
-def program_grammar(n_lines: int) -> str:
+@dataclass(frozen=True)
+class Rule:
+    gen: str = _GEN
+    end_after_any_copy: bool = True
+
+
+RULES = {
+    "default": Rule(),
+    "no-tags-in-gen": Rule('gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen>)(?s:.)*/'),
+    "no-tag-prefixes-in-gen": Rule('gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen)(?s:.)*/'),
+    "cover-to-end": Rule(end_after_any_copy=False),
+}
+
+
+def rule(name: str) -> Rule:
+    if name not in RULES:
+        raise ValueError(f"unknown grammar rule {name!r}; choose one of {', '.join(RULES)}")
+    return RULES[name]
+
+
+def program_grammar(n_lines: int, rule_name: str = "default") -> str:
+    r = rule(rule_name)
     if n_lines == 0:
-        return "\n".join(['start: "" | gen ("\\n"? gen)*', _GEN]) + "\n"
+        return "\n".join(['start: "" | gen ("\\n"? gen)*', r.gen]) + "\n"
     if n_lines > NUMBERED_GRAMMAR_MAX_LINES:
-        return _bounded(n_lines)
-    return _ordered(n_lines)
+        return _bounded(n_lines, r)
+    return _ordered(n_lines, r)
 
 
-def program_matcher(tokenizer, n_lines: int):
+def program_matcher(tokenizer, n_lines: int, rule_name: str = "default"):
     """A fresh llguidance.LLMatcher for `tokenizer` (an llguidance.LLTokenizer, e.g. from
     llguidance.hf.from_tokenizer with the chat end token as EOS). Compiling takes ~0.15 s at 1,000 lines and
     1-4 s at 10,000; deep_copy() of a compiled matcher is ~0.1 ms. After a rejected token the matcher stays in
     error even through reset(): start again from a new matcher or a deep_copy() of a pristine one.
     """
-    matcher = llguidance.LLMatcher(tokenizer, program_grammar(n_lines),
+    matcher = llguidance.LLMatcher(tokenizer, program_grammar(n_lines, rule_name),
                                    limits=llguidance.LLParserLimits(verbose_errors=False))
     if matcher.is_error():
         raise ValueError(f"grammar for {n_lines} lines rejected by llguidance: {matcher.get_error()}")
     return matcher
 
 
-def _bounded(n: int) -> str:
+def _bounded(n: int, r: Rule) -> str:
     """Above the symbol limit: numbers 1..n as one regex lexeme, order left to the resolver."""
     return "\n".join([
         'start: "" | item ("\\n"? item)*',
         f'item: gen | {_OPEN} NUM "-" NUM "\\"/>"',
         f"NUM: /{_number_regex(n)}/",
-        _GEN,
+        r.gen,
     ]) + "\n"
 
 
@@ -63,17 +94,17 @@ def _number_regex(n: int) -> str:
     return "|".join(alts + [s])
 
 
-def _ordered(n: int, end_after_any_copy: bool = True) -> str:
+def _ordered(n: int, r: Rule) -> str:
     """Parameter of item/tail: the last line copied so far (L). Start trie `s…::L` allows a start I > L;
     end trie `e…::I` allows an end J >= I; then the program goes on with L = J.
-    end_after_any_copy=False: a program may end after a gen or after a copy of line n, not after a copy
+    r.end_after_any_copy=False: a program may end after a gen or after a copy of line n, not after a copy
     that stops short (tail deletion is then written with a final empty gen)."""
     rules = [
         'start: "" | item::0',
         f'item::_ : gen tail::_ | {_OPEN} s::_ %if lt(_, {n})',  # a copy only while a line remains
         'tail::_ : "" | more::_',
         'more::_ : item::_ | "\\n" item::_',
-        _GEN,
+        r.gen,
     ]
     for q in range(n + 1):
         if q == 0 or q * 10 <= n:  # inner trie node: its own rule (leaves are reached straight from the parent)
@@ -81,7 +112,7 @@ def _ordered(n: int, end_after_any_copy: bool = True) -> str:
             rules.append(_node("e", q, n, "le"))
         if q:
             rules.append(f's{q}_done : "-" e::{q}')
-            after = "tail" if end_after_any_copy or q == n else "more"
+            after = "tail" if r.end_after_any_copy or q == n else "more"
             rules.append(f'e{q}_done : "\\"/>" {after}::{q}')
     return "\n".join(rules) + "\n"
 

@@ -42,4 +42,4 @@ def make_engine(args):
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     from .engine import Engine
     return Engine(model, getattr(args, "device", None), getattr(args, "dtype", None), getattr(args, "threads", None),
-                  getattr(args, "prompt_cache_mb", None) or 1024)
+                  getattr(args, "prompt_cache_mb", None) or 1024, getattr(args, "grammar_rule", None) or "default")

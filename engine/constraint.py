@@ -35,9 +35,9 @@ def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
 class ProgramConstraint:
     """Masks logits so that every sampled program parses and its line numbers fit the document."""
 
-    def __init__(self, tok, n_vocab: int, n_lines: int):
+    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default"):
         self.n_vocab = n_vocab
-        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), program_grammar(n_lines),
+        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), program_grammar(n_lines, rule),
                                             limits=llguidance.LLParserLimits(verbose_errors=False))
         if self.matcher.is_error():
             raise GrammarError(self.matcher.get_error())

@@ -4,6 +4,7 @@ import time
 
 import torch
 
+from copy_as_decode.core import grammar
 from copy_as_decode.core.contract import DEFAULT_MODEL, Budget, Hooks
 from copy_as_decode.core.program import Item, format_item
 
@@ -18,7 +19,9 @@ from .tracker import ProgramTracker
 
 class Engine(EditFront):
     def __init__(self, model: str = DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
-                 threads: int | None = None, prompt_cache_mb: int = 1024):
+                 threads: int | None = None, prompt_cache_mb: int = 1024, grammar_rule: str = "default"):
+        grammar.rule(grammar_rule)  # an unknown name fails before the model loads
+        self.grammar_rule = grammar_rule
         if threads:
             torch.set_num_threads(threads)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -38,7 +41,7 @@ class Engine(EditFront):
             script = [t for item in forced for t in prompt.text_ids(self.tok, format_item(item))] + [self.eos]
         tracker = ProgramTracker()
         cache, reused, prefill_s = self._start(ids, hooks)
-        stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines)),
+        stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule),
                                tracker, self.eos, max_new_tokens=plan.limit, temperature=temperature,
                                forced=script, cache=cache, hooks=hooks)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused

@@ -93,7 +93,7 @@ def load(spec: str, device: str = "cpu", dtype: str = "float32"):
     """Return (model, tokenizer) in eval mode on `device`. `BASE+ADAPTER_DIR` applies a LoRA adapter to BASE."""
     import torch
     if "+" in spec:  # base + adapter: merged in float32, then cast, so inference runs at the base's speed
-        from copy_as_decode.train.adapter import load_adapter, split_spec
+        from .adapter import load_adapter, split_spec
         base, adapter = split_spec(spec)
         model, tok = load(base, device, "float32")
         return load_adapter(model, adapter).to(dtype=getattr(torch, dtype)).eval(), tok

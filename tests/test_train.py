@@ -11,7 +11,7 @@ from copy_as_decode.bench import corpora
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.prefix_cache import PrefixCache
 from copy_as_decode.train import data, sft
-from copy_as_decode.train.adapter import load_adapter, split_spec
+from copy_as_decode.engine.adapter import load_adapter, split_spec
 from copy_as_decode.train.sequence import IGNORE, serialize, serialize_example
 
 

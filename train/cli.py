@@ -2,7 +2,7 @@
 import sys
 from pathlib import Path
 
-from .grammar_rules import GRAMMAR_RULES
+from copy_as_decode.core.grammar import RULES
 
 
 def add_arguments(p) -> None:
@@ -47,8 +47,8 @@ def add_arguments(p) -> None:
             s.add_argument("--corpus", default="humanevalfix-python")
             s.add_argument("--max-new-tokens", type=int, default=256)
             s.add_argument("--dtype", help="inference dtype (default: float32 on CPU, bfloat16 on CUDA)")
-            s.add_argument("--grammar-rule", default="default", choices=GRAMMAR_RULES,
-                           help="grammar variant for the evaluation (train/grammar_rules.py)")
+            s.add_argument("--grammar-rule", default="default", choices=RULES,
+                           help="grammar variant for the evaluation (core/grammar.py)")
             s.add_argument("--skip-eval", type=int, nargs="*", default=[], help="sizes to train but not score")
 
 

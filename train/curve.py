@@ -24,13 +24,10 @@ def evaluate(spec: str, out_json: Path, args, selector: str = "grammar") -> dict
     """Run `copy-as-decode bench edit` for one model spec (cached in out_json); returns its summary."""
     if not out_json.exists():
         from copy_as_decode.bench import edit_bench
-
-        from .grammar_rules import grammar_rule
-        with grammar_rule(args.grammar_rule):
-            edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
-                                     limit=args.limit, corpora=[args.corpus], selectors=[selector],
-                                     max_new_tokens=args.max_new_tokens if selector == "grammar" else REWRITE_TOKENS,
-                                     lookup=10, json=str(out_json)))
+        edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
+                                 grammar_rule=args.grammar_rule, limit=args.limit, corpora=[args.corpus],
+                                 selectors=[selector], lookup=10, json=str(out_json),
+                                 max_new_tokens=args.max_new_tokens if selector == "grammar" else REWRITE_TOKENS))
     report = json.loads(out_json.read_text())
     return report["corpora"][args.corpus]["summary"][selector]
 

@@ -18,7 +18,7 @@ def load_adapter(model, path: str | Path, merge: bool = True):
     as fast as the base at inference."""
     from peft import PeftModel
 
-    from copy_as_decode.engine.models import ModelError
+    from .models import ModelError
     path = Path(path)
     if not (path / "adapter_config.json").is_file():
         raise ModelError(f"no adapter in {path} (adapter_config.json missing); train one with "

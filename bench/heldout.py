@@ -1,0 +1,30 @@
+"""The held-out protocol: which HumanEvalFix cases the methods were developed on, and a fixed held-out sample.
+
+bench/data/development_cases.json names the development cases (and the rule that put them there); every
+other case is held out. On a CPU a session scores an evenly spread sample of 48 held-out cases per language;
+with a GPU, the whole held-out set.
+"""
+import json
+from pathlib import Path
+
+from .corpora import Case, load, spread
+
+PATH = Path(__file__).resolve().parent / "data" / "development_cases.json"
+SAMPLE = 48
+
+
+def development_ids(corpus: str) -> set[str]:
+    return set(json.loads(PATH.read_text())["cases"].get(corpus, []))
+
+
+def split(corpus: str) -> tuple[list[Case], list[Case]]:
+    """(development, held out) cases of a HumanEvalFix corpus, in corpus order."""
+    dev = development_ids(corpus)
+    cases = load(corpus)
+    return [c for c in cases if c.id in dev], [c for c in cases if c.id not in dev]
+
+
+def heldout_sample(corpus: str, n: int | None = SAMPLE) -> list[Case]:
+    """`n` held-out cases spread evenly (first and last included); None: all of them."""
+    held = split(corpus)[1]
+    return held if n is None else spread(held, n)
