@@ -266,3 +266,31 @@ def test_data_command_writes_jsonl(tmp_path):
     assert cli.run(args) == 0
     rows = data.read_jsonl(out)
     assert len(rows) == 25 and all(resolve(r.program, r.before) == r.after for r in rows)
+
+
+def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, examples, monkeypatch):
+    """A run stopped after 2 of 4 steps and resumed ends where the uninterrupted run ends."""
+    from copy_as_decode.engine import models
+    path = tmp_path / "train.jsonl"
+    data.write_jsonl(examples[:8], path)
+    cfg = dict(model="tiny", data=str(path), batch=2, rank=2, autocast=False, max_tokens=4096, checkpoint_every=1)
+    whole = sft.train(sft.Config(out=str(tmp_path / "whole"), **cfg), log=lambda m: None)
+    real_step, calls = sft.train_step, []
+
+    def stop_at_third(*a, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_step(*a, **kw)
+
+    monkeypatch.setattr(sft, "train_step", stop_at_third)
+    with pytest.raises(KeyboardInterrupt):
+        sft.train(sft.Config(out=str(tmp_path / "parts"), **cfg), log=lambda m: None)
+    assert (tmp_path / "parts" / "checkpoint.pt").exists()
+    monkeypatch.setattr(sft, "train_step", real_step)
+    resumed = sft.train(sft.Config(out=str(tmp_path / "parts"), resume=True, **cfg), log=lambda m: None)
+    assert resumed["losses"] == pytest.approx(whole["losses"], rel=1e-6) and len(resumed["losses"]) == 4
+    assert resumed["data_sha256"] == whole["data_sha256"] and not (tmp_path / "parts" / "checkpoint.pt").exists()
+    a = load_adapter(models.load("tiny")[0], tmp_path / "whole").state_dict()
+    b = load_adapter(models.load("tiny")[0], tmp_path / "parts").state_dict()
+    assert all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)

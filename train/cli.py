@@ -39,6 +39,9 @@ def add_arguments(p) -> None:
                             "or the program only (cheapest); see train/sft.py")
         if name == "sft":
             s.add_argument("--out", default="results/adapters/run", help="adapter directory")
+            s.add_argument("--checkpoint-every", type=int, default=25, help="steps between checkpoints (0: none)")
+            s.add_argument("--resume", action="store_true",
+                           help="continue from OUT/checkpoint.pt, so one run can span several sessions")
             s.add_argument("-n", "--examples", type=int, help="use the first N examples (default: all)")
         else:
             s.add_argument("--out", default="results/curve", help="adapters, evaluations, curve.json, curve.png")
@@ -57,7 +60,8 @@ def _config(args):
     return Config(model=args.model, data=args.data, out=args.out, examples=getattr(args, "examples", None),
                   epochs=args.epochs, batch=args.batch, lr=args.lr, rank=args.rank, alpha=args.alpha,
                   first_layer=args.first_layer, max_tokens=args.max_tokens, seed=args.seed, device=args.device,
-                  autocast=not args.no_autocast, grad_from=args.grad_from, threads=args.threads)
+                  autocast=not args.no_autocast, grad_from=args.grad_from, threads=args.threads,
+                  checkpoint_every=getattr(args, "checkpoint_every", 0), resume=getattr(args, "resume", False))
 
 
 def run_data(args) -> int:

@@ -14,6 +14,7 @@ Where the gradient flows (`grad_from`), a speed/fidelity trade-off for CPU runs:
   (sampled and copied tokens) is backpropagated. Cheapest; the document's keys and values still come from
   the adapted model but do not learn.
 """
+import hashlib
 import json
 import math
 import random
@@ -49,6 +50,8 @@ class Config:
     autocast: bool = True            # bf16 autocast (CPU with avx512_bf16 or CUDA); master weights stay fp32
     grad_from: str = "shared"        # all, shared or program (see the module docstring)
     threads: int | None = None
+    checkpoint_every: int = 25       # optimizer steps between checkpoints (out/checkpoint.pt); 0: none
+    resume: bool = False             # continue from out/checkpoint.pt when it is there
 
 
 def lora_config(cfg: Config, n_layers: int):
@@ -194,26 +197,49 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
     batches = [order[i:i + cfg.batch] for i in range(0, len(order), cfg.batch)]
     log(f"{len(seqs)} sequences, {len(batches)} steps of {cfg.batch}, shared prefix {prefix_len} tokens, "
         f"{sum(p.numel() for p in params):,} trainable parameters, {device}")
-    losses, start = [], time.perf_counter()
-    bar = tqdm(batches, desc="sft", unit="step", file=sys.stderr, dynamic_ncols=True)
-    for step, batch in enumerate(bar):
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ckpt = out / "checkpoint.pt"
+    done, losses, spent = 0, [], 0.0
+    if cfg.resume and ckpt.exists():  # the batch order is a function of the seed, so it continues exactly
+        state = torch.load(ckpt, weights_only=False)
+        if state["data_sha256"] != _sha256(cfg.data) or state["steps"] != len(batches):
+            raise ValueError(f"{ckpt} was written for other data or another schedule; remove it to start over")
+        model.load_state_dict(state["adapter"], strict=False)
+        optimizer.load_state_dict(state["optimizer"])
+        done, losses, spent = state["step"], state["losses"], state["seconds"]
+        log(f"resuming at step {done} of {len(batches)} from {ckpt}")
+    start = time.perf_counter() - spent
+    bar = tqdm(batches, desc="sft", unit="step", file=sys.stderr, dynamic_ncols=True, initial=done)
+    for step, batch in enumerate(batches[done:], done):
         for group in optimizer.param_groups:
             group["lr"] = lr_at(step, len(batches), cfg)
         loss = train_step(model, optimizer, [seqs[i] for i in batch], cfg, prefix_len)
         losses.append(loss)
         recent = losses[-10:]
+        bar.update()
         bar.set_postfix(loss=f"{loss:.3f}", avg10=f"{sum(recent) / len(recent):.3f}",
                         lr=f"{optimizer.param_groups[0]['lr']:.1e}")
+        if cfg.checkpoint_every and (step + 1) % cfg.checkpoint_every == 0 and step + 1 < len(batches):
+            torch.save({"adapter": {k: v for k, v in model.state_dict().items() if "lora_" in k},
+                        "optimizer": optimizer.state_dict(), "step": step + 1, "steps": len(batches),
+                        "losses": losses, "seconds": time.perf_counter() - start,
+                        "data_sha256": _sha256(cfg.data)}, ckpt.with_suffix(".tmp"))
+            ckpt.with_suffix(".tmp").replace(ckpt)  # a run killed mid-write keeps the previous checkpoint
     bar.close()
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(out))
-    record = {"config": asdict(cfg), "device": device, "sequences": len(seqs), "steps": len(batches),
-              "prefix_tokens": prefix_len, "losses": losses, "seconds": time.perf_counter() - start,
-              "threads": torch.get_num_threads()}
+    record = {"config": asdict(cfg), "command": sys.argv, "data_sha256": _sha256(cfg.data), "device": device,
+              "sequences": len(seqs), "steps": len(batches), "prefix_tokens": prefix_len, "losses": losses,
+              "seconds": time.perf_counter() - start, "threads": torch.get_num_threads()}
     (out / "train.json").write_text(json.dumps(record, indent=1))
+    ckpt.unlink(missing_ok=True)
     log(f"saved adapter to {out} ({record['seconds']:.0f} s, final loss {losses[-1]:.3f})")
     return record
+
+
+def _sha256(path: str) -> str:
+    """The data version recorded beside the adapter and checked on resume."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @torch.no_grad()
