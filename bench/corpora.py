@@ -2,16 +2,16 @@
 long-file corpora, and any JSONL file in the case format below.
 
 Case format, one JSON object a line:
-  id           unique name of the case
-  language     python | javascript | text
-  before       the document to edit
-  instruction  the request, as a user would type it
-  after        (optional) the gold document
+  id             unique name of the case
+  language       python | javascript | text
+  before         the document to edit
+  instruction    the request, as a user would type it
+  after          (optional) the gold document
   after_program  (optional, instead of `after`) the gold as a copy/gen program over `before`'s lines, which
-               resolves to it byte for byte (`copy-as-decode resolve`); the shipped long corpora use it so that
-               each long file is stored once per case
-  tests        (optional) a program appended to the edited document and run with `python` or `node`: the
-               edit passes when it exits 0 within TEST_TIMEOUT seconds
+                 resolves to it byte for byte (`copy-as-decode resolve`); the shipped long corpora use it so
+                 that each long file is stored once per case
+  tests          (optional, python and javascript) a program appended to the edited document and run with
+                 `python` or `node`: the edit passes when it exits 0 within TEST_TIMEOUT seconds
 Any other field (the long corpora's kind, bucket, lines, source, hinted) is kept in Case.extra.
 """
 import json
@@ -84,12 +84,17 @@ def load_file(path, name: str | None = None) -> list[Case]:
     cases = []
     for k, r in enumerate(_read_jsonl(path), 1):
         missing = [f for f in ("id", "language", "before", "instruction") if f not in r]
-        if missing or r["language"] not in LANGUAGES:
-            raise CorpusError(f"{path}:{k}: " + (f"missing {', '.join(missing)}" if missing else
-                                                 f"language must be one of {', '.join(LANGUAGES)}"))
+        if missing:
+            raise CorpusError(f"{path}:{k}: missing {', '.join(missing)}")
+        if r["language"] not in LANGUAGES or ("tests" in r and r["language"] == "text"):
+            raise CorpusError(f"{path}:{k}: language must be one of {', '.join(LANGUAGES)}, and python or "
+                              f"javascript for a case with tests")
         after = r.get("after")
         if after is None and "after_program" in r:
-            after = resolve(r["after_program"], r["before"])
+            try:
+                after = resolve(r["after_program"], r["before"])
+            except ValueError as e:  # the program does not parse, or does not fit `before`
+                raise CorpusError(f"{path}:{k}: after_program: {e}") from None
         extra = {key: v for key, v in r.items() if key not in ("id", "before", "instruction", "after", "after_program")}
         cases.append(Case(r["id"], name or path.stem, r["instruction"], r["before"], after, extra))
     return cases
@@ -103,17 +108,17 @@ def node() -> str | None:
 def run_tests(language: str, document: str, tests: str, timeout: float = TEST_TIMEOUT) -> bool | None:
     """Whether `document` followed by `tests` exits 0 within `timeout` seconds under python (language
     python) or node (javascript); None when node is missing."""
-    cmd = [sys.executable] if language == "python" else [node()] if language == "javascript" else None
-    if cmd is None:
+    if language not in ("python", "javascript"):
         raise ValueError(f"no test runner for language {language!r}")
-    if cmd[0] is None:
+    runner = sys.executable if language == "python" else node()
+    if runner is None:
         return None
     sep = "" if document.endswith("\n") or not document else "\n"
     with tempfile.TemporaryDirectory() as tmp:  # its own directory: nothing beside it to import by accident
         script = Path(tmp) / ("case.py" if language == "python" else "case.js")
         script.write_text(document + sep + tests, encoding="utf-8")
         try:
-            return subprocess.run(cmd + [str(script)], capture_output=True, timeout=timeout, cwd=tmp).returncode == 0
+            return subprocess.run([runner, str(script)], capture_output=True, timeout=timeout, cwd=tmp).returncode == 0
         except subprocess.TimeoutExpired:
             return False
 
@@ -128,8 +133,10 @@ def user_file(case: Case) -> tuple[str, str]:
 
 
 def spread(cases: list, limit: int) -> list:
-    """`limit` cases spread evenly over the corpus, first and last included."""
-    return [cases[round(k * (len(cases) - 1) / max(limit - 1, 1))] for k in range(min(limit, len(cases)))]
+    """`limit` cases spread evenly over the corpus, first and last included (all of them, each once, when the
+    corpus has no more)."""
+    n = min(limit, len(cases))
+    return [cases[round(k * (len(cases) - 1) / max(n - 1, 1))] for k in range(n)]
 
 
 def load_all(names=CORPORA) -> dict[str, list[Case]]:

@@ -1,4 +1,28 @@
-"""Edit: HumanEvalFix through each selector and HF prompt-lookup decoding, side by side in one run."""
+"""Edit: corpora through each selector and HF prompt-lookup decoding, side by side in one run.
+
+    copy-as-decode bench edit [--corpora NAME ...] [--corpus PATH.jsonl ...] [--selectors S ...] [--limit N]
+                              [--json OUT]
+
+`--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
+long-python, long-js, long-text); `--corpus` any JSONL file in the case format, one JSON object a line:
+`id`, `language` (python | javascript | text), `before`, `instruction`, optional `after` (the gold) or
+`after_program` (the gold as a copy/gen program over `before`), optional `tests` (a program appended to the
+edited document and run with python or node: the edit passes when it exits 0 within 10 s). Without either
+option the two HumanEvalFix corpora run.
+
+OUT (JSON) holds
+  cases    one row per case and selector: corpus, id, selector, bucket, lines, seconds, prefill_seconds,
+           sampled, copied, exact, passed, complete, stop. `exact` is null without a gold, `passed` without
+           tests; `complete` is false when the decode stopped for another reason than eos or fence (the
+           budget, the context), and the document is then left unchanged
+  corpora  per corpus: summary (per selector), buckets (the same per length bucket, for corpora that have
+           them) and the full rows (with the edited text, the program and the sampled tokens)
+  cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
+           1,000 document lines, over the edits that ran (a document the model's context cannot hold is
+           refused before any forward pass; `refused` counts those)
+Next to it: OUT.png, median seconds per edit by corpus and length bucket, and OUT-cost.png, wall time against
+document length per selector.
+"""
 import json
 import statistics
 import sys
@@ -8,13 +32,21 @@ from pathlib import Path
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
 SELECTORS = ("grammar", "grammar-cold", "verified", "full", "prompt-lookup")
+DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
+# The documented row of OUT["cases"], from the fuller per-corpus row.
+PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
+          "seconds": "seconds", "prefill_seconds": "prefill_s", "sampled": "sampled", "copied": "spliced",
+          "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop"}
 
 
 def add_arguments(p) -> None:
     from copy_as_decode.cli import add_engine_arguments, budget_arg
     add_engine_arguments(p)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
-    p.add_argument("--corpora", nargs="+", default=["humanevalfix-python", "humanevalfix-js"])
+    p.add_argument("--corpora", nargs="+",
+                   help=f"named corpora (default, without --corpus: {' '.join(DEFAULT_CORPORA)})")
+    p.add_argument("--corpus", action="append", default=[], metavar="PATH.jsonl",
+                   help="a JSONL file in the case format (repeatable)")
     p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s != "grammar-cold"], choices=SELECTORS)
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
@@ -23,32 +55,56 @@ def add_arguments(p) -> None:
 
 
 def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int | None, lookup: int):
-    """The peer baseline: transformers' prompt-lookup decoding on the same rewrite prompt, stop rule and budget."""
+    """The peer baseline: transformers' prompt-lookup decoding on the same rewrite prompt, stop rule and budget
+    (the engine's rewrite budget, so a document the context cannot hold is refused the same way)."""
     import torch
 
-    from copy_as_decode.core.contract import rewrite_bound
+    from copy_as_decode.core import contract
     from copy_as_decode.engine import prompt
     ids, fence = prompt.rewrite_prompt(engine.tok, document, instruction)
-    max_new_tokens = min(max_new_tokens or 1 << 30, rewrite_bound(len(prompt.text_ids(engine.tok, document))))
+    n = len(prompt.text_ids(engine.tok, document))
+    plan = contract.budget(contract.rewrite_bound(n), n, len(ids), engine.context, max_new_tokens)
     out = engine.model.generate(torch.tensor([ids], device=engine.model.device), do_sample=False,
-                                max_new_tokens=max_new_tokens, prompt_lookup_num_tokens=lookup,
+                                max_new_tokens=plan.limit, prompt_lookup_num_tokens=lookup,
                                 eos_token_id=engine.eos, pad_token_id=engine.eos, stop_strings=[f"\n{fence}\n"],
                                 tokenizer=engine.tok)[0, len(ids):].tolist()
-    return prompt.fenced_text(engine.tok.decode(out, skip_special_tokens=True), fence), len(out), len(out) < max_new_tokens
+    if len(out) < plan.limit:
+        stop = contract.EOS if out and out[-1] == engine.eos else contract.FENCE
+    else:
+        stop = contract.CONTEXT if plan.by_context else contract.CAP
+    return prompt.fenced_text(engine.tok.decode(out, skip_special_tokens=True), fence), len(out), stop
+
+
+def passes(case, text: str) -> bool | None:
+    """The case's own tests (the case format's `tests`, or HumanEvalFix's), None when it has none."""
+    from copy_as_decode.bench.corpora import run_tests
+    from copy_as_decode.bench.functional import passes as humanevalfix_passes
+    if "tests" in case.extra:
+        return run_tests(case.extra["language"], text, case.extra["tests"])
+    if "entry_point" in case.extra:
+        return humanevalfix_passes(case.corpus, text, case.extra["test"], case.extra["entry_point"])
+    return None
 
 
 def run_case(engine, case, selector, args) -> dict:
     from copy_as_decode.bench.corpora import user_file
-    from copy_as_decode.bench.functional import passes
-    from copy_as_decode.core.contract import NORMAL_STOPS, IncompleteEdit
+    from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
+    from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.prefix_cache import PrefixCache
     document, gold = user_file(case)
     start = time.perf_counter()
+    # refused before any forward pass: the document is left as it was
+    not_run = {"sampled": 0, "spliced": 0, "forwards": 0, "prefill_s": 0.0, "stop": CONTEXT, "complete": False,
+               "tokens": None, "program": None}
     if selector == "prompt-lookup":
-        text, n, complete = prompt_lookup(engine, document, case.instruction, args.max_new_tokens, args.lookup)
-        if not complete:  # as for the engine's selectors, a cut-off rewrite changes nothing
+        try:
+            text, n, stop = prompt_lookup(engine, document, case.instruction, args.max_new_tokens, args.lookup)
+            row = {"sampled": n, "spliced": 0, "prefill_s": None, "tokens": None, "complete": stop in NORMAL_STOPS,
+                   "stop": stop}
+        except ContextError:
+            row = dict(not_run, prefill_s=None)
+        if not row["complete"]:  # as for the engine's selectors, a cut-off rewrite changes nothing
             text = document
-        row = {"sampled": n, "spliced": 0, "tokens": None, "complete": complete, "stop": "" if complete else "cap"}
     else:
         if selector == "grammar-cold":
             engine.prefix = PrefixCache()
@@ -58,14 +114,24 @@ def run_case(engine, case, selector, args) -> dict:
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
             text, s, extra = document, e.stats, {"tokens": None, "program": None}
-        row = {"sampled": s.sampled, "spliced": s.spliced, "forwards": s.forwards, "prefill_s": s.prefill_s,
-               "stop": s.stop, "complete": s.stop in NORMAL_STOPS, **extra}
-    row.update(id=case.id, selector=selector, seconds=time.perf_counter() - start, text=text,
-               exact=text == gold, passed=passes(case.corpus, text, case.extra["test"], case.extra["entry_point"]))
+        except ContextError:
+            text, s = document, None
+        row = dict(not_run) if s is None else {
+            "sampled": s.sampled, "spliced": s.spliced, "forwards": s.forwards, "prefill_s": s.prefill_s,
+            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, **extra}
+    row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
+               lines=len(split_lines(document)), seconds=time.perf_counter() - start, text=text,
+               exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
 
 
+def refused(row: dict) -> bool:
+    """Turned down before any forward pass: the prompt leaves the context no room for the edit."""
+    return row["stop"] == "context" and row["sampled"] == 0
+
+
 def summarize(rows: list[dict]) -> dict:
+    """Per selector, over `rows`; speedups are against `full` on the same cases of the same run."""
     full = {r["id"]: r for r in rows if r["selector"] == "full"}
     out = {}
     for sel in SELECTORS:
@@ -75,72 +141,149 @@ def summarize(rows: list[dict]) -> dict:
         s = {"cases": len(rs), "seconds": sum(r["seconds"] for r in rs),
              "median_s": statistics.median(r["seconds"] for r in rs),
              "sampled": sum(r["sampled"] for r in rs), "spliced": sum(r["spliced"] for r in rs),
-             "exact": sum(r["exact"] for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
-             "complete": sum(r["complete"] for r in rs)}
+             "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
+             "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
+             "refused": sum(map(refused, rs))}
         if full:
             s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
             s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
             s["identical_to_full"] = sum(r["text"] == full[r["id"]]["text"] for r in rs)
-            if all("prefill_s" in r for r in rs):  # the prompt's prefill is the same work for every selector
+            if all(r.get("prefill_s") is not None for r in rs):  # the prompt's prefill is the same work for all
                 decode = sum(r["seconds"] - r["prefill_s"] for r in rs)
-                s["speedup_after_prefill"] = sum(full[r["id"]]["seconds"] - full[r["id"]]["prefill_s"] for r in rs) / decode
+                full_decode = sum(full[r["id"]]["seconds"] - full[r["id"]]["prefill_s"] for r in rs)
+                s["speedup_after_prefill"] = full_decode / decode
         out[sel] = s
     return out
 
 
+def cost(rows: list[dict]) -> dict:
+    """Per selector: seconds per 1,000 document lines (least squares) of wall time and of time beyond prefill."""
+    def slope(points):
+        if len({x for x, _ in points}) < 2:
+            return None
+        return statistics.linear_regression([x / 1000 for x, _ in points], [y for _, y in points]).slope
+
+    out = {}
+    for sel in SELECTORS:
+        every = [r for r in rows if r["selector"] == sel]
+        rs = [r for r in every if not refused(r)]
+        if every:
+            out[sel] = {"cases": len(rs), "refused": len(every) - len(rs),
+                        "seconds_per_kline": slope([(r["lines"], r["seconds"]) for r in rs]),
+                        "after_prefill_per_kline": slope([(r["lines"], r["seconds"] - r["prefill_seconds"])
+                                                          for r in rs if r["prefill_seconds"] is not None])}
+    return out
+
+
+def groups(report: dict) -> list[tuple[str, dict]]:
+    """(label, summary) per corpus, or per corpus and length bucket where the corpus has buckets."""
+    out = []
+    for corpus, data in report["corpora"].items():
+        out += [(f"{corpus} ~{b}", s) for b, s in data["buckets"].items()] or [(corpus, data["summary"])]
+    return out
+
+
 def plot(report: dict, path: Path) -> None:
-    """Median seconds per edit, per selector and corpus: the picture of who is fast."""
+    """Median seconds per edit, per selector and corpus (and length bucket): the picture of who is fast."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    corpora = list(report["corpora"])
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.8 / len(SELECTORS)
-    for k, sel in enumerate(SELECTORS):
-        xs = [i + k * width for i, c in enumerate(corpora) if sel in report["corpora"][c]["summary"]]
-        ys = [report["corpora"][c]["summary"][sel]["median_s"] for c in corpora if sel in report["corpora"][c]["summary"]]
-        ax.bar(xs, ys, width, label=sel)
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(corpora))], corpora)
+    labels = groups(report)
+    selectors = [sel for sel in SELECTORS if any(sel in s for _, s in labels)]
+    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(labels)), 4))
+    width = 0.8 / len(selectors)
+    for k, sel in enumerate(selectors):  # no bar where every edit was refused: nothing ran
+        ran = [(i, s[sel]) for i, (_, s) in enumerate(labels) if sel in s and s[sel]["refused"] < s[sel]["cases"]]
+        ax.bar([i + k * width for i, _ in ran], [s["median_s"] for _, s in ran], width, label=sel)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(labels))], [name for name, _ in labels],
+                  rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
     ax.set(ylabel="median seconds per edit", title=f"{report['model']}, {report['device']} {report['dtype']}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_cost(report: dict, path: Path) -> None:
+    """Wall time against document length, one series per selector: how each one's cost grows with the file."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for sel, c in report["cost"].items():
+        points = sorted((r["lines"], r["seconds"]) for r in report["cases"] if r["selector"] == sel and not refused(r))
+        if not points:
+            continue
+        per = "" if c["seconds_per_kline"] is None else f" ({c['seconds_per_kline']:.2f} s per 1k lines)"
+        ax.plot(*zip(*points), marker="o", markersize=4, linewidth=1, label=sel + per)
+    ax.set_xscale("log")
+    ax.set(xlabel="document lines", ylabel="wall seconds per edit",
+           title=f"cost against length: {report['model']}, {report['device']} {report['dtype']}")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def corpora_of(args) -> list[tuple[str, list]]:
+    from copy_as_decode.bench.corpora import load, load_file
+    files = getattr(args, "corpus", None) or []  # callers that build their own Namespace name only corpora
+    names = args.corpora if args.corpora is not None else [] if files else list(DEFAULT_CORPORA)
+    return [(n, load(n)) for n in names] + [(Path(f).stem, load_file(f)) for f in files]
+
+
+def print_tables(report: dict) -> None:
+    def num(v, form: str, unit: str = "") -> str:
+        return "-" if v is None else format(v, form) + unit
+
+    print(f"model {report['model']} on {report['device']} {report['dtype']}, {report['threads']} threads")
+    print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
+          f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'finished':>8} {'refused':>7} {'same as full':>12} "
+          f"{'exact':>6} {'tests':>6}")
+    for label, summary in groups(report):
+        for sel, s in summary.items():
+            print(f"{label:<24} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
+                  f"{num(s.get('speedup'), '.2f', 'x'):>8} {num(s.get('speedup_after_prefill'), '.2f', 'x'):>13} "
+                  f"{s['sampled']:>8} {s['spliced']:>7} {s['complete']:>8} {s['refused']:>7} "
+                  f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6}")
+    print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
+          f"{'beyond prefill':>15}")
+    for sel, c in report["cost"].items():
+        print(f"{'':<24} {sel:<14} {c['cases']:>5} {c['refused']:>7} {num(c['seconds_per_kline'], '.3f'):>15} "
+              f"{num(c['after_prefill_per_kline'], '.3f'):>15}")
 
 
 def run(args) -> int:
     import torch
     from tqdm import tqdm
 
-    from copy_as_decode.bench.corpora import load, spread
+    from copy_as_decode.bench.corpora import spread
     from copy_as_decode.cli import engine_from
+    corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
     engine = engine_from(args)
     report = {"model": args.model, "device": engine.device, "dtype": engine.dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
     # first-call costs (and the prompt head's prefill) stay out of the timings
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
-    for corpus in args.corpora:
-        cases = load(corpus)
-        picked = spread(cases, args.limit)
+    for corpus, cases in corpora:
         rows = []
-        for case in tqdm(picked, desc=corpus, file=sys.stderr):
+        for case in tqdm(spread(cases, args.limit), desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args) for sel in args.selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
                                              if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
-        report["corpora"][corpus] = {"summary": summarize(rows), "cases": rows}
+        buckets = list(dict.fromkeys(r["bucket"] for r in rows if r["bucket"] is not None))  # in corpus order
+        report["corpora"][corpus] = {"summary": summarize(rows),
+                                     "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in buckets},
+                                     "cases": rows}
+    report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
+    report["cost"] = cost(report["cases"])
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1))
-    print(f"model {args.model} on {engine.device} {engine.dtype}, {report['threads']} threads")
-    print(f"{'corpus':<20} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
-          f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'finished':>8} {'same as full':>12} {'exact':>6} "
-          f"{'tests':>6}")
-    for corpus, data in report["corpora"].items():
-        for sel, s in data["summary"].items():
-            print(f"{corpus:<20} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
-                  f"{s.get('speedup', float('nan')):>7.2f}x {s.get('speedup_after_prefill', float('nan')):>12.2f}x "
-                  f"{s['sampled']:>8} {s['spliced']:>7} {s['complete']:>8} "
-                  f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed']:>6}")
-    plot(report, out.with_suffix(".png"))
-    print(f"wrote {out} and {out.with_suffix('.png')}")
+    print_tables(report)
+    bars, curve = out.with_suffix(".png"), out.with_name(f"{out.stem}-cost.png")
+    plot(report, bars)
+    plot_cost(report, curve)
+    print(f"wrote {out}, {bars} and {curve}")
     return 0

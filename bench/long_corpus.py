@@ -4,16 +4,16 @@ permissively licensed files of 100 to 3,000 lines found on this machine (bench/d
     python -m copy_as_decode.bench.long_corpus [--seed 0]
 
 Kinds of case:
-  bug              one bug of a HumanEvalFix type injected into a real function by train.data's injectors; the
-                   instruction names the function and what is wrong (hinted); the real file is the gold
-  humanevalfix     a HumanEvalFix task's buggy function inserted between two top-level definitions of a real
-                   module that runs by itself; the gold has the canonical body; `tests` is the task's test
+  bug            one bug of a HumanEvalFix type injected into a real function by train.data's injectors; the
+                 instruction names the function and what is wrong (hinted); the real file is the gold
+  humanevalfix   a HumanEvalFix task's buggy function inserted between two top-level definitions of a real
+                 module that runs by itself; the gold has the canonical body; `tests` is the task's test
   add-parameter, rename-function, add-docstring (Python) / add-jsdoc (JavaScript): small feature edits
   typo (hinted), rename-heading, add-sentence: Markdown edits inside a named section
-Files are drawn in a seeded order, each serves at most two cases. A file is left out when more than
-MAX_SHARED of its distinctive lines occur in another file the training data is drawn from (another
-version of the same package), so that leaving the used files out of training (`is_source`, fed by
-long_sources.json) keeps every line of the corpus out of it.
+Files are drawn in a seeded order and serve two cases each (more where a bucket has few files). A file
+with more than MAX_SHARED of its distinctive lines in another file the training data is drawn from (another
+version of the same package) is not used: training leaves out the files used (`is_source`, from
+long_sources.json), and what little text other files share with them is left to its line-level checks.
 """
 import argparse
 import ast
@@ -36,28 +36,27 @@ from pathlib import Path
 
 from copy_as_decode.core.document import split_lines
 
+# train.data is imported inside the functions that use it, so that it can import is_source from here.
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES_JSON = DATA / "long_sources.json"
 NOTE = DATA / "LONG_CORPUS.md"
 CORPUS_FILES = {"python": "long-python.jsonl", "javascript": "long-js.jsonl", "text": "long-text.jsonl"}
-_REPO = Path(__file__).resolve().parent.parent
 BUCKETS = {100: (80, 150), 300: (250, 400), 1000: (800, 1300), 3000: (2300, 3000)}
 CASES = {100: 12, 300: 12, 1000: 11, 3000: 10}
 PER_FILE = 2
-MAX_SHARED = 0.05
+MAX_SHARED = 0.1  # above this a file is another version of a training source
 DISTINCTIVE = 20  # as train.data: a stripped line this long identifies its file
 MAX_CHANGED = 12  # lines a case may change: the edits are localized
-# Each language cycles bug fix, HumanEvalFix (code only), feature edit; the feature edits take turns.
-FEATURES = {"python": ("add-parameter", "rename-function", "add-docstring"),
-            "javascript": ("add-parameter", "rename-function", "add-jsdoc"),
-            "text": ("rename-heading", "add-sentence")}
+# Each language cycles through ROUND; None is a feature edit, and the feature edits take turns.
 ROUND = {"python": ("bug", "humanevalfix", None), "javascript": ("bug", "humanevalfix", None), "text": ("typo", None)}
+FEATURES = {"python": ("add-parameter", "rename-function", "add-docstring"),
+            "javascript": ("add-parameter", "rename-function", "add-jsdoc"), "text": ("rename-heading", "add-sentence")}
 PERMISSIVE = {"MIT", "ISC", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "0BSD"}
-JS_ROOTS = (Path("/usr/lib/node_modules"), _REPO / ".tools")
-NODE_DOCS = Path("/usr/share/doc/nodejs")  # MIT: its copyright file is the Node.js license
+JS_ROOTS = (Path("/usr/lib/node_modules"), Path(__file__).resolve().parent.parent / ".tools")
+NODE_DOCS = Path("/usr/share/doc/nodejs")  # under the Node.js license (MIT), as its copyright file says
 _SKIP_DIRS = {"test", "tests", "__tests__", "idle_test", "site-packages", "__pycache__", "encodings", "example",
               "examples", "fixtures"}
-# Failing console.assert only logs; the HumanEvalFix JS tests need it to fail the process.
+# A failing console.assert only logs; HumanEvalFix's JavaScript tests rely on it failing the process.
 JS_ASSERT = ("console.assert = (ok, ...msg) => { if (!ok) { console.error('assertion failed', ...msg); "
              "process.exit(1); } };\n")
 _SENTENCES = ("The examples below assume a recent release.", "Read this section before changing the defaults.",
@@ -69,7 +68,7 @@ _SENTENCES = ("The examples below assume a recent release.", "Read this section 
 @dataclass(frozen=True)
 class Source:
     path: Path
-    label: str  # package/relative path, for case ids
+    label: str  # package/path inside it, for case ids
     text: str
     package: str
     version: str
@@ -84,7 +83,7 @@ class Source:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
-# ------------------------------------------------------------------------------------- what training leaves out
+# ------------------------------------------------------------------------------- what training leaves out
 
 @cache
 def source_files() -> dict[str, str]:
@@ -93,12 +92,11 @@ def source_files() -> dict[str, str]:
 
 
 def is_source(path) -> bool:
-    """Whether a file is (a byte-identical copy of) a source of the long corpora; training skips those."""
-    path = Path(path)
+    """Whether a file is a source of the long corpora or a byte-identical copy of one."""
     if str(path) in source_files():
         return True
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest() in source_files().values()
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() in source_files().values()
     except OSError:
         return False
 
@@ -110,49 +108,49 @@ def bucket_of(lines: int) -> int | None:
 
 
 def _permissive(license) -> bool:
-    license = license.get("type") if isinstance(license, dict) else license
-    return isinstance(license, str) and all(t in PERMISSIVE for t in re.split(r"\s+(?:OR|AND)\s+", license.strip("() ")))
+    return isinstance(license, str) and all(t in PERMISSIVE
+                                            for t in re.split(r"\s+(?:OR|AND)\s+", license.strip("() ")))
 
 
-def _package(path: Path) -> tuple[Path, dict] | None:
-    """The nearest package.json above `path` that names a package and its version."""
+def _npm(path: Path, text: str) -> Source | None:
+    """The file as part of the nearest package.json above it that names a package, if that one's license is
+    permissive."""
     for d in path.parents:
         try:
             meta = json.loads((d / "package.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(meta, dict) and "name" in meta and "version" in meta:
-            return d, meta
+            license = meta.get("license")
+            license = license.get("type") if isinstance(license, dict) else license
+            return Source(path, f"{meta['name']}/{path.relative_to(d).with_suffix('')}", text, meta["name"],
+                          meta["version"], license) if _permissive(license) else None
     return None
 
 
 def _files(roots, pattern: str):
+    """(path, text) of the files under `roots` whose length falls in a bucket, outside test and data folders."""
     for root in roots:
-        if root.is_dir():
-            for p in sorted(root.rglob(pattern)):
-                if p.is_file() and not p.is_symlink() and not _SKIP_DIRS & set(p.relative_to(root).parts[:-1]):
-                    try:
-                        text = p.read_text(encoding="utf-8")
-                    except (OSError, UnicodeDecodeError):
-                        continue
-                    if bucket_of(len(split_lines(text))) and "\r" not in text and "\x0c" not in text:
-                        yield p, text
+        for p in sorted(root.rglob(pattern)) if root.is_dir() else ():
+            if not p.is_file() or p.is_symlink() or _SKIP_DIRS & set(p.relative_to(root).parts[:-1]):
+                continue
+            try:
+                text = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            # \r and \x0c would make tokenize's and ast's line numbers differ from split_lines'
+            if bucket_of(len(split_lines(text))) and "\r" not in text and "\x0c" not in text:
+                yield p, text
 
 
 def python_sources() -> list[Source]:
     from copy_as_decode.train.data import PYTHON_ROOT
     out = []
     for p, text in _files([PYTHON_ROOT], "*.py"):
-        if "\t" in text or max(map(len, text.split("\n"))) > 120:
-            continue
-        try:
-            if len(_py_functions(text)) < 4:
-                continue
-        except (SyntaxError, ValueError):
-            continue
-        rel = p.relative_to(PYTHON_ROOT)
-        out.append(Source(p, f"cpython/{rel.with_suffix('')}", text, "CPython standard library",
-                          platform.python_version(), "PSF-2.0"))
+        if "\t" not in text and max(map(len, text.split("\n"))) <= 120 and _parses(text) \
+                and len(_py_functions(text)) >= 4:
+            out.append(Source(p, f"cpython/{p.relative_to(PYTHON_ROOT).with_suffix('')}", text,
+                              "CPython standard library", platform.python_version(), "PSF-2.0"))
     return out
 
 
@@ -160,12 +158,10 @@ def js_sources() -> list[Source]:
     from copy_as_decode.train.data import js_functions
     out = []
     for p, text in _files(JS_ROOTS, "*.js"):
-        if p.name.endswith(".min.js") or max(map(len, text.split("\n"))) > 160 \
-                or re.search(r"^(?:import|export)\b", text, re.M) or not (pkg := _package(p)) \
-                or not _permissive(pkg[1].get("license")) or len(js_functions([p])) < 4:
-            continue
-        out.append(Source(p, f"{pkg[1]['name']}/{p.relative_to(pkg[0]).with_suffix('')}", text, pkg[1]["name"],
-                          pkg[1]["version"], pkg[1]["license"]))
+        minified = sum(len(x) > 160 for x in text.split("\n")) > text.count("\n") // 100
+        if not p.name.endswith(".min.js") and not minified and not re.search(r"^(?:import|export)\b", text, re.M) \
+                and (src := _npm(p, text)) and len(js_functions([p])) >= 4:
+            out.append(src)
     return out
 
 
@@ -175,20 +171,22 @@ def markdown_sources() -> list[Source]:
         if re.search(r"(?i)changelog|history|release", p.name) or len(_sections(split_lines(text))) < 3:
             continue
         if p.is_relative_to(NODE_DOCS):
-            out.append(Source(p, f"nodejs/{p.relative_to(NODE_DOCS).with_suffix('')}", text, "nodejs",
-                              _dpkg_version("nodejs"), _node_docs_license()))
-        elif (pkg := _package(p)) and _permissive(pkg[1].get("license")):
-            out.append(Source(p, f"{pkg[1]['name']}/{p.relative_to(pkg[0]).with_suffix('')}", text, pkg[1]["name"],
-                              pkg[1]["version"], pkg[1]["license"]))
-    return [s for s in out if s.license]
+            if _node_docs_license():
+                out.append(Source(p, f"nodejs/{p.relative_to(NODE_DOCS).with_suffix('')}", text, "nodejs",
+                                  _dpkg_version("nodejs"), _node_docs_license()))
+        elif src := _npm(p, text):
+            out.append(src)
+    return out
 
 
+@cache
 def _dpkg_version(package: str) -> str:
     status = Path("/var/lib/dpkg/status").read_text(encoding="utf-8", errors="replace")
     m = re.search(rf"^Package: {re.escape(package)}\n(?:[^\n]+\n)*?Version: (\S+)", status, re.M)
     return m[1] if m else "unknown"
 
 
+@cache
 def _node_docs_license() -> str:
     copyright = (NODE_DOCS / "copyright").read_text(encoding="utf-8", errors="replace")[:2000]
     return "MIT" if "Permission is hereby granted, free of charge" in copyright else ""
@@ -199,12 +197,10 @@ def _distinctive(text: str) -> set[str]:
 
 
 def training_lines(language: str) -> dict[str, set[str]]:
-    """{distinctive line: sha256s of the training-source files holding it}, for the files train.data draws from."""
+    """{distinctive line: sha256s of the files holding it} over the files train.data draws `language` from."""
     from copy_as_decode.train import data
-    if language == "python":
-        paths = sorted(data.PYTHON_ROOT.glob("*.py"))
-    else:
-        paths = data.js_files() if language == "javascript" else data.prose_files()
+    paths = {"python": lambda: sorted(data.PYTHON_ROOT.glob("*.py")), "javascript": data.js_files,
+             "text": data.prose_files}[language]()
     index: dict[str, set[str]] = {}
     for p in paths:
         try:
@@ -218,7 +214,7 @@ def training_lines(language: str) -> dict[str, set[str]]:
 
 
 def shared(source: Source, index: dict[str, set[str]]) -> float:
-    """Share of the file's distinctive lines that also occur in a training-source file with other content."""
+    """Share of the file's distinctive lines that also occur in a training file with other content."""
     lines = _distinctive(source.text)
     return sum(bool(index.get(x, set()) - {source.sha256}) for x in lines) / max(len(lines), 1)
 
@@ -226,6 +222,15 @@ def shared(source: Source, index: dict[str, set[str]]) -> float:
 # ------------------------------------------------------------------------------------------- Python cases
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS = _FUNCS + (ast.ClassDef,)
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+        return True
+    except (SyntaxError, ValueError):
+        return False
 
 
 def _py_functions(text: str) -> list[tuple[str, ast.AST]]:
@@ -244,24 +249,40 @@ def _first_line(node) -> int:
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _parses(text: str) -> bool:
-    try:
-        ast.parse(text)
-        return True
-    except (SyntaxError, ValueError):
-        return False
+def _body_start(n) -> int:
+    """The line of the first statement after the docstring."""
+    first, *rest = n.body
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return rest[0].lineno if rest else n.end_lineno + 1
+    return first.lineno
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo]:
+    return list(tokenize.generate_tokens(io.StringIO(text).readline))
 
 
 def _splice(lines: list[str], start: int, old: str, new: str) -> list[str] | None:
-    """`lines` with the one-hunk difference between the dedented chunks old and new applied at `start`
-    (0-based), re-indented like the line it lands on."""
+    """`lines` with the one hunk that turns the dedented chunk `old` (file line `start`, 0-based, onwards) into
+    `new` applied, re-indented; None when the chunks differ in more than one hunk."""
     a, b = split_lines(old), split_lines(new)
     ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(ops) != 1:
         return None
     _, i1, i2, j1, j2 = ops[0]
-    indent = re.match(r"[ \t]*", lines[start])[0]
+    indent = lines[start][:len(lines[start]) - len(a[0])]  # what dedent took off every line
     return lines[:start + i1] + [indent + x if x.strip() else x for x in b[j1:j2]] + lines[start + i2:]
+
+
+def _tidy(hint: str) -> bool:
+    """A hint a person would write: every quoted fragment has balanced brackets and quotes."""
+    return bool(hint) and all(f.count("(") == f.count(")") and f.count("[") == f.count("]") and f.count("'") % 2 == 0
+                              and f.count('"') % 2 == 0 for f in re.findall(r"`([^`]*)`", hint))
+
+
+def _words(name: str) -> str:
+    """A one-line description from a name of two words or more: parse_header, parseHeader -> "Parse header."."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", name)
+    return " ".join(words).capitalize() + "." if len(words) > 1 else ""
 
 
 def python_bug(src: Source, rng: random.Random, ctx) -> dict | None:
@@ -275,56 +296,10 @@ def python_bug(src: Source, rng: random.Random, ctx) -> dict | None:
         if not _parses(text) or not (buggy := inject(text, rng.choice(BUG_TYPES), rng)):
             continue
         hint, new = bug_hint(buggy, text), _splice(lines, start, text, buggy)
-        if hint and new and _parses("".join(new)):
+        if hint and _tidy(hint) and new and _parses("".join(new)):
             return {"kind": "bug", "hinted": True, "instruction": f"Fix the bug in `{q}`: {hint}.",
                     "before": "".join(new), "after": src.text}
     return None
-
-
-def _name_tokens(text: str) -> list[tokenize.TokenInfo]:
-    return list(tokenize.generate_tokens(io.StringIO(text).readline))
-
-
-def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
-    lines, toks = split_lines(src.text), _name_tokens(src.text)
-    funcs = _py_functions(src.text)
-    rng.shuffle(funcs)
-    for q, n in funcs:
-        a = n.args
-        m = re.fullmatch(r"(\s*(?:async\s+)?def\s+\w+\()([^()*/]*)(\)\s*(?:->\s*[^:()]+)?:\s*)", lines[n.lineno - 1])
-        if not m or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or n.body[0].lineno == n.lineno \
-                or m[2].rstrip().endswith(","):
-            continue
-        inside = [t for t in toks if n.lineno <= t.start[0] <= n.end_lineno]
-        body = _body_start(n)
-        literals = Counter(t.string for t in inside if _literal(t))
-        once = [t for t in inside if t.start[0] >= body and _literal(t) and literals[t.string] == 1]
-        names = {t.string for t in inside if t.type == tokenize.NAME}
-        if not once:
-            continue
-        t = rng.choice(once)
-        choices = ("limit", "size", "count", "width") if t.type == tokenize.NUMBER else ("sep", "label", "prefix", "text")
-        free = [c for c in choices if c not in names]
-        if not free:
-            continue
-        p = rng.choice(free)
-        out = list(lines)
-        (row, c0), (_, c1) = t.start, t.end
-        out[row - 1] = out[row - 1][:c0] + p + out[row - 1][c1:]
-        out[n.lineno - 1] = m[1] + (f"{m[2]}, " if m[2].strip() else "") + f"{p}={t.string}" + m[3]
-        after = "".join(out)
-        if _parses(after):
-            return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
-                    "instruction": f"Add a parameter `{p}` with default `{t.string}` as the last parameter of "
-                                   f"`{q}`, and use it instead of the literal `{t.string}` in the body."}
-    return None
-
-
-def _body_start(n) -> int:
-    body = n.body
-    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-        return body[1].lineno if len(body) > 1 else n.end_lineno + 1
-    return body[0].lineno
 
 
 def _literal(t: tokenize.TokenInfo) -> bool:
@@ -332,12 +307,46 @@ def _literal(t: tokenize.TokenInfo) -> bool:
         (t.type == tokenize.STRING and re.fullmatch(r"(['\"])[A-Za-z0-9 _.,:;/-]{1,16}\1", t.string) is not None)
 
 
-def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
-    toks = _name_tokens(src.text)
-    funcs = [(q, n) for q, n in _py_functions(src.text) if "." not in q and not q.startswith("__")]
+def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
+    lines, toks = split_lines(src.text), _tokens(src.text)
+    funcs = _py_functions(src.text)
     rng.shuffle(funcs)
-    for old, n in funcs:
+    for q, n in funcs:
+        a = n.args
+        m = re.fullmatch(r"(\s*(?:async\s+)?def\s+\w+\()([^()*/]*)(\)\s*(?:->\s*[^:()]+)?:\s*)", lines[n.lineno - 1])
+        if n.name.startswith("__") or not m or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs \
+                or n.body[0].lineno == n.lineno or m[2].rstrip().endswith(","):
+            continue
+        inside = [t for t in toks if n.lineno <= t.start[0] <= n.end_lineno]
+        literals = Counter(t.string for t in inside if _literal(t))
+        once = [t for t in inside if t.start[0] >= _body_start(n) and _literal(t) and literals[t.string] == 1]
+        if not once:
+            continue
+        t = rng.choice(once)
+        names = {t.string for t in inside if t.type == tokenize.NAME}
+        choices = ("limit", "size", "count", "width") if t.type == tokenize.NUMBER else \
+            ("sep", "label", "prefix", "text")
+        if not (free := [c for c in choices if c not in names]):
+            continue
+        p = rng.choice(free)
+        out = list(lines)
+        (row, c0), (_, c1) = t.start, t.end
+        out[row - 1] = out[row - 1][:c0] + p + out[row - 1][c1:]
+        out[n.lineno - 1] = m[1] + (f"{m[2]}, " if m[2].strip() else "") + f"{p}={t.string}" + m[3]
+        if _parses(after := "".join(out)):
+            return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
+                    "instruction": f"Add a parameter `{p}` with default `{t.string}` as the last parameter of "
+                                   f"`{q}`, and use it instead of the literal `{t.string}` in the body."}
+    return None
+
+
+def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
+    toks = _tokens(src.text)
+    funcs = [q for q, _ in _py_functions(src.text) if "." not in q and not q.startswith("__")]
+    rng.shuffle(funcs)
+    for old in funcs:
         uses = [k for k, t in enumerate(toks) if t.type == tokenize.NAME and t.string == old]
+        # no mention in strings or comments, no attribute or keyword argument of that name
         if not 2 <= len(uses) <= 8 or len(re.findall(rf"\b{old}\b", src.text)) != len(uses) \
                 or any(toks[k - 1].string == "." or toks[k + 1].string == "=" for k in uses):
             continue
@@ -353,11 +362,6 @@ def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
     return None
 
 
-def _words(name: str) -> str:
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", name)
-    return " ".join(words).capitalize() + "." if words else ""
-
-
 def python_add_docstring(src: Source, rng: random.Random, ctx) -> dict | None:
     lines = split_lines(src.text)
     funcs = [(q, n) for q, n in _py_functions(src.text) if not n.name.startswith("__") and
@@ -365,31 +369,34 @@ def python_add_docstring(src: Source, rng: random.Random, ctx) -> dict | None:
     if not funcs:
         return None
     q, n = rng.choice(funcs)
-    indent = re.match(r"\s*", lines[n.lineno])[0]
     doc = f'"""{_words(n.name)}"""'
-    after = "".join(lines[:n.lineno] + [f"{indent}{doc}\n"] + lines[n.lineno:])
+    after = "".join(lines[:n.lineno] + [re.match(r"\s*", lines[n.lineno])[0] + doc + "\n"] + lines[n.lineno:])
     return {"kind": "add-docstring", "hinted": False, "before": src.text, "after": after,
             "instruction": f"Add the docstring {doc} to `{q}` as the first line of its body."}
+
+
+def _bound(code: str) -> set[str]:
+    """Names a module binds at its top level."""
+    names = set()
+    for node in ast.parse(code).body:
+        if isinstance(node, _DEFS):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
 
 
 def python_humanevalfix(src: Source, rng: random.Random, ctx) -> dict | None:
     if not ctx.runs_alone("python", src):
         return None
     tree, lines = ast.parse(src.text), split_lines(src.text)
-    host = {t.string for t in _name_tokens(src.text) if t.type == tokenize.NAME}
-    slots = [a.end_lineno for a, b in zip(tree.body, tree.body[1:])
-             if isinstance(a, _FUNCS + (ast.ClassDef,)) and isinstance(b, _FUNCS + (ast.ClassDef,))
+    host = {t.string for t in _tokens(src.text) if t.type == tokenize.NAME}
+    # after a definition that only blank lines separate from the next one
+    slots = [a.end_lineno for a, b in zip(tree.body, tree.body[1:]) if isinstance(a, _DEFS) and isinstance(b, _DEFS)
              and _first_line(b) - 1 > a.end_lineno and not "".join(lines[a.end_lineno:_first_line(b) - 1]).strip()]
-    if not slots:
-        return None
-
-    def bound(code):
-        names = set()
-        for node in ast.parse(code).body:
-            names |= {node.name} if isinstance(node, _FUNCS) else {(a.asname or a.name).split(".")[0] for a in node.names}
-        return names
-
-    return ctx.embed(src, rng, lines, slots, ["\n", "\n"], lambda c: bool(bound(c.after) & host),
+    return ctx.embed("python", rng, lines, slots, ["\n", "\n"], lambda c: bool(_bound(c.after) & host),
                      lambda c: c.extra["test"] + f"\n\ncheck({c.extra['entry_point']})\n")
 
 
@@ -415,6 +422,12 @@ def _js_decls(lines: list[str]) -> list[tuple[int, int, str, str]]:
     return [d for d in found if counts[d[2]] == 1]
 
 
+def _js_code(line: str) -> str:
+    """The line with its strings and comments blanked out."""
+    from copy_as_decode.train.data import _JS_TOKEN
+    return _JS_TOKEN.sub(lambda m: " " * len(m[0]) if m[0].startswith(("//", "/*", "'", '"')) else m[0], line)
+
+
 def js_bug(src: Source, rng: random.Random, ctx) -> dict | None:
     from copy_as_decode.train.data import BUG_TYPES, bug_hint, js_bug as inject, js_functions
     lines = split_lines(src.text)
@@ -422,53 +435,42 @@ def js_bug(src: Source, rng: random.Random, ctx) -> dict | None:
     counts = Counter(s.name for s in snippets)
     rng.shuffle(snippets)
     for s in snippets:
-        if counts[s.name] > 1 or len(re.findall(rf"\b{re.escape(s.name)}\s*\(", src.text)) < 1:
+        if counts[s.name] > 1:
             continue
         start = int(s.origin.rsplit(":", 1)[1]) - 1
         buggy = inject(s.text, rng.choice(BUG_TYPES), rng)
-        if not buggy or not (hint := bug_hint(buggy, s.text)) or not (new := _splice(lines, start, s.text, buggy)):
+        if not buggy or not _tidy(hint := bug_hint(buggy, s.text) or ""):
             continue
-        if ctx.node_check("".join(new)):
+        if (new := _splice(lines, start, s.text, buggy)) and ctx.compiles("".join(new)):
             return {"kind": "bug", "hinted": True, "instruction": f"Fix the bug in `{s.name}`: {hint}.",
                     "before": "".join(new), "after": src.text}
     return None
 
 
-def _js_code(line: str) -> str:
-    """The line with its strings and comments blanked out."""
-    from copy_as_decode.train.data import _JS_TOKEN
-    return _JS_TOKEN.sub(lambda m: " " * len(m[0]) if m[0].startswith(("//", "/*", "'", '"', "`")) else m[0], line)
-
-
 def js_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
     from copy_as_decode.train.data import _js_tokens
     lines = split_lines(src.text)
-    decls = [d for d in _js_decls(lines) if re.fullmatch(r"\s*(?:[A-Za-z_$][\w$]*\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*)?", d[3])
-             and "`" not in "".join(lines[d[0]:d[1] + 1])]
+    plain = re.compile(r"\s*(?:[A-Za-z_$][\w$]*\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*)?")  # names only: no defaults
+    decls = [d for d in _js_decls(lines) if plain.fullmatch(d[3]) and "`" not in "".join(lines[d[0]:d[1] + 1])]
     rng.shuffle(decls)
     for k, e, name, params in decls:
         toks = [(i + k + 1, a, b, s) for i, a, b, s in _js_tokens(lines[k + 1:e])]
         nums = Counter(s for *_, s in toks if re.fullmatch(r"[2-9]|[1-9][0-9]{1,3}", s))
-        once = [t for j, t in enumerate(toks) if nums[t[3]] == 1 and t[3] in nums and (j == 0 or toks[j - 1][3] != ".")]
         body = "".join(lines[k:e + 1])
-        if not once or nums.total() != sum(len(re.findall(rf"(?<![\w$.]){n}(?![\w$.])", body)) * c
-                                           for n, c in Counter(nums).items() if c):
+        # once in the code, and nowhere else in the function (strings, comments, lines the tokens skip)
+        once = [t for t in toks if nums.get(t[3]) == 1 and len(re.findall(rf"(?<![\w$.]){t[3]}(?![\w$.])", body)) == 1]
+        if not once:
             continue
         i, a, b, lit = rng.choice(once)
-        if len(re.findall(rf"(?<![\w$.]){lit}(?![\w$.])", body)) != 1:
-            continue
-        free = [c for c in ("limit", "size", "count", "width") if not re.search(rf"\b{c}\b", body)]
-        if not free:
+        if not (free := [c for c in ("limit", "size", "count", "width") if not re.search(rf"\b{c}\b", body)]):
             continue
         p = rng.choice(free)
         out = list(lines)
         out[i] = out[i][:a] + p + out[i][b:]
         m = _JS_DECL.match(lines[k])
-        cut = lines[k].index("(", lines[k].index(m[2])) + 1
-        close = lines[k].index(")", cut)
-        out[k] = lines[k][:close] + (", " if params.strip() else "") + f"{p} = {lit}" + lines[k][close:]
-        after = "".join(out)
-        if ctx.node_check(after):
+        out[k] = lines[k][:m.start(3)] + (f"{params.rstrip()}, " if params.strip() else "") + f"{p} = {lit}" \
+            + lines[k][m.end(3):]
+        if ctx.compiles(after := "".join(out)):
             return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
                     "instruction": f"Add a parameter `{p}` with default value `{lit}` as the last parameter of "
                                    f"`{name}`, and use it instead of the literal `{lit}` in the body."}
@@ -482,15 +484,13 @@ def js_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
     for _, _, old, _ in decls:
         word = re.compile(rf"(?<![\w$.]){re.escape(old)}(?![\w$])")
         hits = [i for i, x in enumerate(lines) for _ in word.finditer(x)]
+        # not a property or an export (renaming would change the module's interface), not in strings or comments
         if not 2 <= len(hits) <= 8 or re.search(rf"\.{re.escape(old)}\b|\b{re.escape(old)}\s*:", src.text) or any(
-                "exports" in lines[i] or lines[i].lstrip().startswith("*") or len(word.findall(_js_code(lines[i])))
-                != len(word.findall(lines[i])) for i in hits):
+                "exports" in lines[i] or "`" in lines[i] or lines[i].lstrip().startswith("*")
+                or len(word.findall(_js_code(lines[i]))) != len(word.findall(lines[i])) for i in hits):
             continue
         new = rng.choice([f"{old}Impl", f"{old}Helper", f"{old}Inner"])
-        if new in src.text:
-            continue
-        after = "".join(word.sub(new, x) for x in lines)
-        if ctx.node_check(after):
+        if new not in src.text and ctx.compiles(after := "".join(word.sub(new, x) for x in lines)):
             return {"kind": "rename-function", "hinted": False, "before": src.text, "after": after,
                     "instruction": f"Rename the function `{old}` to `{new}` and update every use of it in this file."}
     return None
@@ -517,50 +517,19 @@ def js_humanevalfix(src: Source, rng: random.Random, ctx) -> dict | None:
         return None
     lines = split_lines(src.text)
     host = set(re.findall(r"[A-Za-z_$][\w$]*", src.text))
-    slots = []
-    for i in range(1, len(lines) - 1):
-        nxt = next((x for x in lines[i:] if x.strip()), "")
-        if lines[i - 1].rstrip() in ("}", "};", "})", "});") and not lines[i].strip() and re.match(r"[A-Za-z/]", nxt):
-            slots.append(i)
-    declared = r"(?:const|let|var|function)\s+([A-Za-z_$][\w$]*)"
-    return ctx.embed(src, rng, lines, slots, ["\n"],
+    # a blank line after a top-level closing brace, before a top-level statement or comment
+    slots = [i for i in range(1, len(lines) - 1) if lines[i - 1].rstrip() in ("}", "};", "})", "});")
+             and not lines[i].strip() and re.match(r"[A-Za-z/]", next((x for x in lines[i:] if x.strip()), ""))]
+    declared = r"(?m)^(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)"
+    return ctx.embed("javascript", rng, lines, slots, ["\n"],
                      lambda c: bool(set(re.findall(declared, c.after + c.extra["test"])) & host),
                      lambda c: JS_ASSERT + c.extra["test"])
 
 
 # ----------------------------------------------------------------------------------------- Markdown cases
 
-def _sections(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(heading index, end index (exclusive), title) of headings outside code fences, titles unique."""
-    heads, fence = [], None
-    for i, x in enumerate(lines):
-        s = x.strip()
-        if fence and s.startswith(fence):
-            fence = None
-        elif not fence and re.match(r"(```|~~~)", s):
-            fence = s[:3]
-        elif not fence and (m := re.match(r"(#{1,6}) +(.+?)\s*#*\s*$", x)):
-            heads.append((i, m[2]))
-    counts = Counter(t for _, t in heads)
-    ends = [i for i, _ in heads[1:]] + [len(lines)]
-    return [(i, e, t) for (i, t), e in zip(heads, ends) if counts[t] == 1]
-
-
-def _prose(line: str) -> bool:
-    return bool(re.match(r"[A-Za-z(\"']", line)) and not re.match(r"\s{4}", line) and re.search(r"[a-z]{3} [a-z]{3}", line) is not None
-
-
-def _first_paragraph(lines: list[str], head: int, end: int) -> tuple[int, int] | None:
-    i = head + 1
-    while i < end and not lines[i].strip():
-        i += 1
-    j = i
-    while j < end and lines[j].strip() and _prose(lines[j]):
-        j += 1
-    return (i, j - 1) if j > i and (j >= end or not lines[j].strip()) else None
-
-
 def _in_fence(lines: list[str]) -> list[bool]:
+    """Per line: part of a fenced code block, its fences included."""
     out, fence = [], None
     for x in lines:
         s = x.strip()
@@ -572,20 +541,46 @@ def _in_fence(lines: list[str]) -> list[bool]:
     return out
 
 
+def _sections(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(heading index, index where the next heading starts, title) per heading whose title is unique."""
+    heads = [(i, m[2]) for i, (x, fenced) in enumerate(zip(lines, _in_fence(lines)))
+             if not fenced and (m := re.match(r"(#{1,6}) +(.+?)\s*#*\s*$", x))]
+    counts = Counter(t for _, t in heads)
+    ends = [i for i, _ in heads[1:]] + [len(lines)]
+    return [(i, e, t) for (i, t), e in zip(heads, ends) if counts[t] == 1]
+
+
+def _prose(line: str) -> bool:
+    return bool(re.match(r"[A-Za-z(\"']", line)) and re.search(r"[a-z]{3} [a-z]{3}", line) is not None
+
+
+def _first_paragraph(lines: list[str], head: int, end: int) -> tuple[int, int] | None:
+    """(first, last) line index of the section's first block when it is a paragraph of prose."""
+    i = head + 1
+    while i < end and not lines[i].strip():
+        i += 1
+    j = i
+    while j < end and lines[j].strip() and _prose(lines[j]):
+        j += 1
+    return (i, j - 1) if j > i and (j >= end or not lines[j].strip()) else None
+
+
 def text_typo(src: Source, rng: random.Random, ctx) -> dict | None:
     from copy_as_decode.train.data import _typo
-    lines, fenced = split_lines(src.text), _in_fence(split_lines(src.text))
+    lines = split_lines(src.text)
+    fenced = _in_fence(lines)
     spots = []
     for head, end, title in _sections(lines):
         for i in range(head + 1, end):
             if fenced[i] or not (_prose(lines[i]) or re.match(r"[*-] [A-Za-z]", lines[i])):
                 continue
-            masked = re.sub(r"`[^`]*`|\]\([^)]*\)|<[^>]*>|\[[^\]]*\]", lambda m: " " * len(m[0]), lines[i])
+            # words of the text, not of code spans, links, tags or type annotations
+            masked = re.sub(r"`[^`]*`|\]\([^)]*\)|<[^>]*>|\[[^\]]*\]|\{[^}]*\}", lambda m: " " * len(m[0]), lines[i])
             spots += [(title, i, m) for m in re.finditer(r"(?<![\w.-])[a-z]{6,12}(?![\w-])", masked)]
     rng.shuffle(spots)
     for title, i, m in spots:
         bad = _typo(m[0], rng)
-        if bad != m[0] and not re.search(rf"\b{bad}\b", src.text) and "\"" not in title:
+        if bad != m[0] and not re.search(rf"\b{bad}\b", src.text) and '"' not in title:
             out = list(lines)
             out[i] = lines[i][:m.start()] + bad + lines[i][m.end():]
             return {"kind": "typo", "hinted": True, "before": "".join(out), "after": src.text,
@@ -599,21 +594,21 @@ def text_rename_heading(src: Source, rng: random.Random, ctx) -> dict | None:
     if not heads:
         return None
     i, old = rng.choice(heads)
-    new = rng.choice([f"{old} in detail", f"More on {old[0].lower() + old[1:]}", f"{old} explained"])
-    after = "".join(lines[:i] + [lines[i].replace(old, new, 1)] + lines[i + 1:])
-    return {"kind": "rename-heading", "hinted": False, "before": src.text, "after": after,
+    new = rng.choice([f"{old} in detail", f"About {old}", f"{old} explained"])
+    return {"kind": "rename-heading", "hinted": False, "before": src.text,
+            "after": "".join(lines[:i] + [lines[i].replace(old, new, 1)] + lines[i + 1:]),
             "instruction": f'Rename the heading "{old}" to "{new}".'}
 
 
 def text_add_sentence(src: Source, rng: random.Random, ctx) -> dict | None:
     lines = split_lines(src.text)
-    spots = [(t, p) for h, e, t in _sections(lines) if (p := _first_paragraph(lines, h, e)) and "\"" not in t]
+    spots = [(t, p) for h, e, t in _sections(lines) if (p := _first_paragraph(lines, h, e)) and '"' not in t]
     if not spots:
         return None
     title, (_, last) = rng.choice(spots)
     sentence = rng.choice(_SENTENCES)
-    after = "".join(lines[:last + 1] + ["\n", sentence + "\n"] + lines[last + 1:])
-    return {"kind": "add-sentence", "hinted": False, "before": src.text, "after": after,
+    return {"kind": "add-sentence", "hinted": False, "before": src.text,
+            "after": "".join(lines[:last + 1] + ["\n", sentence + "\n"] + lines[last + 1:]),
             "instruction": f'Add the sentence "{sentence}" as a new paragraph right after the first paragraph of '
                            f'the section "{title}".'}
 
@@ -625,73 +620,61 @@ MAKERS = {
                    "rename-function": js_rename_function, "add-jsdoc": js_add_jsdoc},
     "text": {"typo": text_typo, "rename-heading": text_rename_heading, "add-sentence": text_add_sentence},
 }
+SOURCES = {"python": python_sources, "javascript": js_sources, "text": markdown_sources}
 
 
 # ------------------------------------------------------------------------------------------------ assembly
 
 class Context:
-    """What the makers share: runners for node and python, and the HumanEvalFix tasks not used yet."""
+    """What the makers share: a node binary, which hosts run by themselves, the HumanEvalFix tasks not used yet."""
 
     def __init__(self, seed: int):
         from copy_as_decode.bench.corpora import load, node
         self.node = node()
         if self.node is None:
             raise SystemExit("node is needed to check the JavaScript cases")
-        tasks = {"python": load("humanevalfix-python"),
-                 "javascript": [c for c in load("humanevalfix-js") if "require(" not in c.after + c.extra["test"]]}
-        for language, cs in tasks.items():
-            random.Random(f"{seed}:{language}:tasks").shuffle(cs)
-        self.tasks = tasks
+        self.tasks = {"python": load("humanevalfix-python"),  # string_to_md5 needs an npm package
+                      "javascript": [c for c in load("humanevalfix-js") if "require(" not in c.after + c.extra["test"]]}
+        for language, tasks in self.tasks.items():
+            random.Random(f"{seed}:{language}:tasks").shuffle(tasks)
         self._alone: dict[Path, bool] = {}
 
-    def node_check(self, text: str) -> bool:
+    def compiles(self, text: str) -> bool:
         with tempfile.NamedTemporaryFile("w", suffix=".js", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             return subprocess.run([self.node, "--check", f.name], capture_output=True).returncode == 0
 
     def runs_alone(self, language: str, src: Source) -> bool:
-        """The file runs by itself (no missing imports, nothing printed) within a few seconds."""
+        """The file runs by itself within a few seconds and is a module, not a script (no main block, no
+        command line read), so that running it only defines things."""
         from copy_as_decode.bench.corpora import run_tests
         if src.path not in self._alone:
-            marker = "print('ok')\n" if language == "python" else "console.log('ok')\n"
-            self._alone[src.path] = bool(run_tests(language, src.text, "", timeout=5)) and _quiet(language, src.text, marker)
+            script = r"^if __name__ == .__main__.:|\bsys\.argv\b" if language == "python" else \
+                r"^#!|require\.main|\bprocess\.(?:argv|exit|stdin|stdout)\b"
+            self._alone[src.path] = not re.search(script, src.text, re.M) and bool(run_tests(language, src.text, "", 5))
         return self._alone[src.path]
 
-    def embed(self, src, rng, lines, slots, gap, collides, tests_of) -> dict | None:
-        """A HumanEvalFix task inserted at one of `slots` (line indices), kept when the gold passes its tests
-        and the buggy file fails them."""
+    def embed(self, language, rng, lines, slots, gap, collides, tests_of) -> dict | None:
+        """A HumanEvalFix task inserted, after `gap`, at one of `slots` (line indices), kept when its gold
+        passes its tests and its buggy file fails them."""
         from copy_as_decode.bench.corpora import run_tests, user_file
-        language = "python" if src.path.suffix == ".py" else "javascript"
-        for task in [t for t in self.tasks[language] if not collides(t)][:3]:
-            buggy, gold = user_file(task)
+        for task in [t for t in self.tasks[language] if not collides(t)][:3] if slots else []:
             at = rng.choice(slots)
             before, after = ("".join(lines[:at] + gap + split_lines(code.strip("\n") + "\n") + lines[at:])
-                             for code in (buggy, gold))
+                             for code in user_file(task))
             tests = tests_of(task)
-            if bucket_of(len(split_lines(before))) and run_tests(language, after, tests) and \
-                    run_tests(language, before, tests) is False:
+            if bucket_of(len(split_lines(before))) and run_tests(language, after, tests) \
+                    and run_tests(language, before, tests) is False:
                 self.tasks[language].remove(task)
                 return {"kind": "humanevalfix", "hinted": False, "instruction": task.instruction,
                         "before": before, "after": after, "tests": tests, "task": task.id}
         return None
 
 
-def _quiet(language: str, text: str, marker: str) -> bool:
-    from copy_as_decode.bench.corpora import node
-    import sys
-    cmd = [sys.executable, "-c" if language == "python" else "", text + "\n" + marker]
-    if language == "javascript":
-        cmd = [node(), "-e", text + "\n" + marker]
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=5).stdout == "ok\n"
-    except subprocess.TimeoutExpired:
-        return False
-
-
 def _localized(case: dict) -> bool:
-    ops = difflib.SequenceMatcher(None, split_lines(case["before"]), split_lines(case["after"]), autojunk=False).get_opcodes()
-    changed = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+    ops = difflib.SequenceMatcher(None, split_lines(case["before"]), split_lines(case["after"]), autojunk=False)
+    changed = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops.get_opcodes() if tag != "equal")
     return 0 < changed <= MAX_CHANGED
 
 
@@ -701,47 +684,58 @@ def _plan(language: str) -> dict[int, list[str]]:
     return {b: [next(rounds) or next(features) for _ in range(n)] for b, n in CASES.items()}
 
 
+def _candidates(language: str) -> list[Source]:
+    """The language's usable files: not another version of a training file, each content once."""
+    index = training_lines(language)
+    out, seen = [], set()
+    for s in SOURCES[language]():
+        if s.sha256 not in seen and shared(s, index) <= MAX_SHARED:
+            seen.add(s.sha256)
+            out.append(s)
+    return out
+
+
+def _fill(language: str, bucket: int, kinds: list[str], files: list[Source], seed: int,
+          ctx) -> list[tuple[Source, dict]]:
+    """One case per planned kind (another kind where no file offers it), from files in their drawn order."""
+    uses: Counter = Counter()
+    done: set = set()
+    limit = max(PER_FILE, -(-len(kinds) // max(len(files), 1)))  # few long files: more cases each
+    out = []
+    for n, kind in enumerate(kinds):
+        for k in [kind] + [k for k in MAKERS[language] if k != kind]:
+            # a file not yet used for this kind first, then one already in use, then a new one
+            order = sorted((s for s in files if uses[s.path] < limit),
+                           key=lambda s: ((k, s.path) in done, not uses[s.path]))
+            made = next(((s, c) for s in order if (c := MAKERS[language][k](
+                s, random.Random(f"{seed}:{language}:{bucket}:{n}:{k}:{s.path}"), ctx))
+                and _localized(c) and bucket_of(len(split_lines(c["before"]))) == bucket), None)
+            if made:
+                break
+        else:
+            raise RuntimeError(f"no {kind} case for {language} bucket {bucket}")
+        uses[made[0].path] += 1
+        done.add((k, made[0].path))
+        out.append(made)
+    return out
+
+
 def build(seed: int = 0, log=print) -> tuple[dict[str, list[dict]], list[Source]]:
-    """The cases of each language and the sources they use."""
+    """The cases of each language, sorted by bucket and kind, and the source files they use."""
     ctx = Context(seed)
-    finders = {"python": python_sources, "javascript": js_sources, "text": markdown_sources}
     corpora, used = {}, {}
-    for language, find in finders.items():
-        index = training_lines({"text": "prose"}.get(language, language))
-        pool = [s for s in find() if shared(s, index) <= MAX_SHARED]
-        seen, unique = set(), []
-        for s in pool:  # a file present twice serves once
-            if s.sha256 not in seen:
-                seen.add(s.sha256)
-                unique.append(s)
-        log(f"{language}: {len(unique)} candidate files")
-        cases = []
+    for language in SOURCES:
+        pool = _candidates(language)
+        log(f"{language}: {len(pool)} candidate files")
+        cases, ids = [], Counter()
         for bucket, kinds in _plan(language).items():
-            files = [s for s in unique if bucket_of(s.lines) == bucket]
+            files = [s for s in pool if bucket_of(s.lines) == bucket]
             random.Random(f"{seed}:{language}:{bucket}").shuffle(files)
-            uses: Counter = Counter()
-            done: set = set()
-            for n, kind in enumerate(kinds):
-                fallback = [k for k in MAKERS[language] if k != kind]
-                case = None
-                for k in [kind] + fallback:
-                    order = [s for s in files if uses[s.path] == 1] + [s for s in files if uses[s.path] == 0]
-                    for src in order:
-                        if (k, src.path) in done:
-                            continue
-                        rng = random.Random(f"{seed}:{language}:{bucket}:{n}:{k}:{src.path}")
-                        made = MAKERS[language][k](src, rng, ctx)
-                        if made and _localized(made) and bucket_of(len(split_lines(made["before"]))) == bucket:
-                            case = made
-                            break
-                    if case:
-                        break
-                if case is None:
-                    raise RuntimeError(f"no {kind} case for {language} bucket {bucket}")
-                uses[src.path] += 1
-                done.add((case["kind"], src.path))
+            for src, case in _fill(language, bucket, kinds, files, seed, ctx):
                 used[src.path] = src
-                cases.append(_record(language, bucket, src, case))
+                rec = _record(language, bucket, src, case)
+                ids[rec["id"]] += 1  # a file's second bug fix, say
+                cases.append(dict(rec, id=f"{rec['id']}-{ids[rec['id']]}") if ids[rec["id"]] > 1 else rec)
         corpora[language] = sorted(cases, key=lambda c: (c["bucket"], c["kind"], c["id"]))
     return corpora, sorted(used.values(), key=lambda s: str(s.path))
 
@@ -751,7 +745,7 @@ def _record(language: str, bucket: int, src: Source, case: dict) -> dict:
     from copy_as_decode.core.program import format_program
     from copy_as_decode.core.resolver import resolve
     program = format_program(line_oracle(case["before"], case["after"]))
-    if resolve(program, case["before"]) != case["after"]:
+    if resolve(program, case["before"]) != case["after"]:  # the oracle is exact; a failure is a bug in it
         raise AssertionError(f"the gold program does not resolve for {src.path}")
     short = {"python": "py", "javascript": "js", "text": "md"}[language]
     rec = {"id": f"{short}-{bucket}-{case['kind']}-{src.label}", "language": language, "bucket": bucket,
@@ -766,6 +760,7 @@ def _record(language: str, bucket: int, src: Source, case: dict) -> dict:
 # ---------------------------------------------------------------------------------------------- writing
 
 def write(corpora: dict[str, list[dict]], sources: list[Source], out: Path = DATA) -> None:
+    """The JSONL files, long_sources.json, and the generated part of the note (between its markers)."""
     for language, cases in corpora.items():
         with open(out / CORPUS_FILES[language], "w", encoding="utf-8") as f:
             f.writelines(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
@@ -798,7 +793,7 @@ def _tables(corpora: dict[str, list[dict]], files: list[dict]) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m copy_as_decode.bench.long_corpus", description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", type=Path, default=DATA, help="directory for the JSONL files, long_sources.json and the note")
+    p.add_argument("--out", type=Path, default=DATA, help="where the JSONL files, long_sources.json and the note go")
     args = p.parse_args(argv)
     corpora, sources = build(args.seed)
     write(corpora, sources, args.out)

@@ -18,8 +18,15 @@ from .stats import Stats
 from .text_stream import TextStream
 
 
+CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
+
+
 @torch.inference_mode()
 def forward(model, cache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
+    while len(ids) > CHUNK and not all_logits:  # only the last piece's last logits are wanted
+        model(input_ids=torch.tensor([ids[:CHUNK]], device=model.device), cache=cache, use_cache=True,
+              logits_to_keep=1)
+        ids = ids[CHUNK:]
     x = torch.tensor([ids], device=model.device)
     return model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
 

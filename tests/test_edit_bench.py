@@ -1,6 +1,9 @@
-"""`bench edit` end to end with the tiny model: every selector side by side, the exactness columns filled."""
+"""`bench edit` end to end with the tiny model: every selector side by side, the exactness columns filled, any
+corpus file grouped by length bucket with a cost curve."""
 import argparse
 import json
+
+import pytest
 
 from copy_as_decode.bench import edit_bench
 
@@ -24,7 +27,65 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
         for sel in ("grammar", "grammar-cold", "verified", "full"):  # the random model never finishes: no edit
             row = by[i, sel]
             assert (row["complete"], row["stop"], row["sampled"], row["exact"]) == (False, "cap", 24, False)
+    assert len(report["cases"]) == len(rows) and report["corpora"]["humanevalfix-python"]["buckets"] == {}
     summary = report["corpora"]["humanevalfix-python"]["summary"]
     assert set(summary) == set(edit_bench.SELECTORS)
     assert summary["verified"]["complete"] == 0
     assert "grammar-cold" in capsys.readouterr().out
+
+
+def test_edit_bench_runs_a_corpus_file_by_bucket_with_a_cost_curve(tmp_path, capsys):
+    from copy_as_decode.bench.corpora import node
+    module = "def area(w, h):\n    return w * h\n"
+    records = [  # one case a language; the code cases' tests pass on `before`, so an unchanged file passes
+        {"id": "py", "language": "python", "bucket": 100, "before": module * 3, "instruction": "Rename area.",
+         "after": module.replace("area", "size") * 3, "tests": "assert area(2, 3) == 6\n"},
+        {"id": "js", "language": "javascript", "bucket": 300, "before": "const f = (x) => x + 1;\n" + "// f\n" * 8,
+         "instruction": "Make f add 2.", "tests": "if (f(1) !== 2) process.exit(1);\n"},
+        {"id": "md", "language": "text", "bucket": 300, "before": "# Title\n\nSome text.\n" * 5,
+         "instruction": "Fix the typo.", "after_program": '<copy lines="1-14"/><gen>Some text!\n</gen>'},
+        # beyond the model's context: refused before any forward pass, left out of the cost slopes
+        {"id": "huge", "language": "text", "bucket": 3000, "before": "a b c d e\n" * 20000, "instruction": "Edit."},
+    ]
+    corpus = tmp_path / "mine.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in records))
+    p = argparse.ArgumentParser()
+    edit_bench.add_arguments(p)
+    out = tmp_path / "long.json"
+    selectors = ["grammar", "verified", "full", "prompt-lookup"]
+    args = p.parse_args(["--model", "tiny", "--corpus", str(corpus), "--max-new-tokens", "8", "--selectors",
+                         *selectors, "--json", str(out)])
+    assert edit_bench.run(args) == 0
+    report = json.loads(out.read_text())
+    assert list(report["corpora"]) == ["mine"] and set(report["corpora"]["mine"]["buckets"]) == {"100", "300", "3000"}
+    rows = {(r["id"], r["selector"]): r for r in report["cases"]}
+    assert len(rows) == 4 * len(selectors)
+    for sel in selectors:
+        r = rows.pop(("huge", sel))
+        assert (r["stop"], r["sampled"], r["complete"], r["lines"]) == ("context", 0, False, 20000)
+    for (i, sel), r in rows.items():
+        assert set(r) == set(edit_bench.PUBLIC)
+        assert r["lines"] == {"py": 6, "js": 9, "md": 15}[i] and r["seconds"] > 0 and r["corpus"] == "mine"
+        assert r["exact"] is {"py": False, "js": None, "md": False}[i]
+        assert r["passed"] is {"py": True, "js": None if node() is None else True, "md": None}[i]
+        assert (r["prefill_seconds"] is None) == (sel == "prompt-lookup")
+        if sel != "prompt-lookup":  # the random model never finishes within 8 tokens: the file stays as it was
+            assert (r["complete"], r["stop"], r["sampled"]) == (False, "cap", 8)
+    for sel in selectors:
+        c = report["cost"][sel]
+        assert (c["cases"], c["refused"]) == (3, 1) and isinstance(c["seconds_per_kline"], float)
+        assert (c["after_prefill_per_kline"] is None) == (sel == "prompt-lookup")
+    printed = capsys.readouterr().out
+    assert all(f"mine ~{b}" in printed for b in (100, 300, 3000)) and "cost against length" in printed
+    assert (tmp_path / "long-cost.png").stat().st_size > 0 and (tmp_path / "long.png").stat().st_size > 0
+
+
+def test_cost_slopes_leave_out_refused_edits():
+    def row(lines, seconds, prefill, stop="cap", sampled=8):
+        return {"selector": "full", "lines": lines, "seconds": seconds, "prefill_seconds": prefill, "stop": stop,
+                "sampled": sampled}
+    rows = [row(100, 1.0, 0.5), row(1100, 11.0, 1.5), row(3000, 0.1, 0.0, "context", 0)]
+    c = edit_bench.cost(rows)["full"]
+    assert (c["cases"], c["refused"]) == (2, 1)
+    assert c["seconds_per_kline"] == pytest.approx(10.0) and c["after_prefill_per_kline"] == pytest.approx(9.0)
+    assert edit_bench.cost(rows[:1])["full"]["seconds_per_kline"] is None  # one length: no slope

@@ -40,6 +40,16 @@ def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
     assert torch.allclose(forward(model, one, probe), forward(model, steps, probe), atol=1e-4)
 
 
+def test_a_long_forward_in_chunks_equals_one_forward(tiny_engine, humanevalfix_python, monkeypatch):
+    from copy_as_decode.engine import decode
+    model, tok = tiny_engine.model, tiny_engine.tok
+    ids = tok.encode("".join(c.before for c in humanevalfix_python[:6]), add_special_tokens=False)[:300]
+    whole = forward(model, one := DynamicCache(config=model.config), ids)[-1]
+    monkeypatch.setattr(decode, "CHUNK", 64)
+    chunked = forward(model, pieces := DynamicCache(config=model.config), ids)[-1]
+    assert one.get_seq_length() == pieces.get_seq_length() == 300 and torch.allclose(whole, chunked, atol=1e-4)
+
+
 def test_the_prompt_cache_reuses_the_longest_common_prefix(tiny_engine, humanevalfix_python):
     """A second edit of the same file prefills only what follows the file (another instruction) or its first
     changed line (after an edit was applied); repeating an edit repeats it exactly; a cached start gives
