@@ -226,11 +226,8 @@ _DEFS = _FUNCS + (ast.ClassDef,)
 
 
 def _parses(text: str) -> bool:
-    try:
-        ast.parse(text)
-        return True
-    except (SyntaxError, ValueError):
-        return False
+    from copy_as_decode.train.data import valid_python
+    return valid_python(text)
 
 
 def _py_functions(text: str) -> list[tuple[str, ast.AST]]:

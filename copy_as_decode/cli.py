@@ -95,12 +95,13 @@ def cmd_edit(args) -> int:
     if args.write:
         writable(args.path)
     engine = engine_from(args)
+    selector = engine.auto_selector() if args.selector == contract.AUTO else args.selector
 
     class Bar(contract.Hooks):
         """Sampled tokens against the budget: the bar's end is where the edit would be cut off."""
 
         def __init__(self):
-            self.bar = tqdm(total=None, unit="tok", desc=args.selector, file=sys.stderr, dynamic_ncols=True)
+            self.bar = tqdm(total=None, unit="tok", desc=selector, file=sys.stderr, dynamic_ncols=True)
 
         def progress(self, stats, text):
             self.bar.total, self.bar.n = stats.budget or None, stats.sampled
@@ -108,7 +109,7 @@ def cmd_edit(args) -> int:
 
     bar = Bar()
     try:
-        result = engine.edit(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
+        result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
                              temperature=args.temperature, hooks=bar)
     finally:
         bar.bar.close()

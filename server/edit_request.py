@@ -4,6 +4,8 @@ from typing import Any
 
 from lsprotocol import types
 
+from .positions import Hunk
+
 
 @dataclass
 class EditRequest:
@@ -50,15 +52,19 @@ def range_json(r: types.Range) -> dict:
 
 @dataclass
 class Outcome:
-    status: str  # ok | unchanged | stale | cancelled | superseded | timeout | error
+    # ok (not yet applied) | applied | rejected | refused | unchanged | stale | cancelled | superseded | timeout | error
+    status: str
     uri: str = ""
     version: int | None = None
     edits: list[types.TextEdit] = field(default_factory=list)
     stats: dict | None = None
     message: str = ""
+    hunks: list[Hunk] = field(default_factory=list)  # one per edit
+    reviewed: bool = False  # the edit goes to the client as hunks that need confirmation
 
-    def result(self, applied: bool = False) -> dict:
-        out = {"applied": applied, "status": "applied" if applied else self.status, "edits": len(self.edits)}
+    def result(self) -> dict:
+        out = {"applied": self.status == "applied", "status": self.status, "reviewed": self.reviewed,
+               "edits": len(self.edits)}
         if self.stats is not None:
             out["stats"] = self.stats
         if self.message:

@@ -5,7 +5,8 @@
                               copyAsDecode.editInteractive, which asks for an instruction)
     codeAction/resolve        runs a quickfix's edit and fills its versioned TextDocumentEdit
     workspace/executeCommand  copyAsDecode.edit {uri, version, range?, instruction}: runs the edit with
-                              work-done progress and applies it with workspace/applyEdit;
+                              work-done progress and applies it with workspace/applyEdit (as hunks that
+                              need confirmation when it goes to review);
                               copyAsDecode.cancel {uri?}: cancels running edits
 
 See docs/editors.md for the behaviour users see.
@@ -191,12 +192,16 @@ class CopyAsDecodeServer(LanguageServer):
         line = text.count("\n", base, at) + 1  # as the model sees it: 1-based within what is sent
         req = EditRequest(doc.uri, diagnostic_instruction(diag, line), doc.version, rng)
         message = diag.message.strip().splitlines()[0] if diag.message.strip() else "problem"
-        title = FIX_TITLE + (message if len(message) <= 80 else message[:79] + "…")
+        title = FIX_TITLE + _shorten(message)
         action = types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                                   data=req.to_json())
         if not self.resolves_edits():
             action.command = types.Command(title=title, command=EDIT_COMMAND, arguments=[req.to_json()])
         return action
+
+    def shows_annotations(self) -> bool:
+        ws = self.client_capabilities.workspace
+        return bool(ws and ws.workspace_edit and ws.workspace_edit.change_annotation_support is not None)
 
     def resolves_edits(self) -> bool:
         ca = self.client_capabilities.text_document and self.client_capabilities.text_document.code_action
@@ -305,36 +310,55 @@ class CopyAsDecodeServer(LanguageServer):
         if not edits:
             progress.end("no change")
             return self._fail(req, "unchanged", "the model made no change", types.MessageType.Info, stats)
-        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}")
-        return Outcome("ok", req.uri, version, edits, stats)
+        hunks = [positions.hunk(index, e) for e in edits]
+        reviewed = self.shows_annotations() and settings.reviews(sum(h.changed for h in hunks))
+        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
+        return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed)
 
     def _fail(self, req: EditRequest, status: str, message: str, kind=types.MessageType.Error,
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
 
-    def text_document_edit(self, outcome: Outcome) -> types.WorkspaceEdit:
+    def text_document_edit(self, outcome: Outcome, instruction: str) -> types.WorkspaceEdit:
         """A versioned TextDocumentEdit. Clients that do not declare documentChanges (Neovim 0.11 handles
-        them without saying so) also get the same edits as plain `changes`, which they fall back to."""
-        edit = types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(
+        them without saying so) also get the same edits as plain `changes`, which they fall back to.
+
+        An edit that goes to review carries one change annotation per hunk, which needs confirmation: the
+        client shows the hunks (VS Code's Refactor Preview, the Neovim plugin's diff) and applies those
+        the user accepts."""
+        edits, annotations = outcome.edits, None
+        if outcome.reviewed:
+            ids = [f"hunk-{k}" for k in range(1, len(edits) + 1)]
+            edits = [types.AnnotatedTextEdit(range=e.range, new_text=e.new_text, annotation_id=i)
+                     for e, i in zip(edits, ids)]
+            annotations = {i: types.ChangeAnnotation(label=h.label, needs_confirmation=True,
+                                                     description=_shorten(" ".join(instruction.split())))
+                           for h, i in zip(outcome.hunks, ids)}
+        edit = types.WorkspaceEdit(change_annotations=annotations, document_changes=[types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=outcome.uri, version=outcome.version),
-            edits=outcome.edits)])
+            edits=edits)])
         ws = self.client_capabilities.workspace
         if not (ws and ws.workspace_edit and ws.workspace_edit.document_changes):
             edit.changes = {outcome.uri: outcome.edits}
         return edit
 
-    async def apply(self, outcome: Outcome) -> bool:
+    async def apply(self, outcome: Outcome, instruction: str) -> str:
+        """Send the edit with workspace/applyEdit; returns `applied`, `rejected` (the user declined a reviewed
+        edit: the client gives no reason) or `refused`."""
         try:
             res = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-                edit=self.text_document_edit(outcome), label="Copy-as-Decode"))
+                edit=self.text_document_edit(outcome, instruction), label="Copy-as-Decode"))
         except Exception as e:
             self.tell(types.MessageType.Error, f"the editor did not apply the edit: {e}")
-            return False
-        if not res.applied:
-            self.tell(types.MessageType.Error,
-                      f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
-        return bool(res.applied)
+            return "refused"
+        if res.applied:
+            return "applied"
+        if outcome.reviewed and not res.failure_reason:
+            return "rejected"
+        self.tell(types.MessageType.Error,
+                  f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
+        return "refused"
 
 
 class _Progress:
@@ -417,6 +441,10 @@ def _keep_final_newline(old: str, new: str, followed: bool) -> str:
     return new
 
 
+def _shorten(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def _wanted(kind: str, only) -> bool:
     return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
@@ -473,7 +501,7 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
         return action  # not one of ours
     outcome = await ls.run_edit(req, title=action.title)
     if outcome.status == "ok":
-        action.edit = ls.text_document_edit(outcome)
+        action.edit = ls.text_document_edit(outcome, req.instruction)
     return action
 
 
@@ -483,14 +511,11 @@ async def edit_command(ls: CopyAsDecodeServer, *args):
         req = EditRequest.from_json(args[0] if len(args) == 1 else None)
     except ValueError as e:
         ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
-        return {"applied": False, "status": "error", "message": str(e)}
+        return {"applied": False, "status": "error", "reviewed": False, "message": str(e)}
     outcome = await ls.run_edit(req)
-    if outcome.status != "ok":
-        return outcome.result()
-    applied = await ls.apply(outcome)
-    if not applied:
-        outcome.status = "refused"
-    return outcome.result(applied)
+    if outcome.status == "ok":
+        outcome.status = await ls.apply(outcome, req.instruction)
+    return outcome.result()
 
 
 @server.command(CANCEL_COMMAND)

@@ -6,6 +6,7 @@ negotiated encoding's code units (UTF-16 unless the client offered UTF-8 or UTF-
 document, so the two line conventions never need to agree; the unit counting is pygls's position codec.
 """
 from bisect import bisect_right
+from dataclasses import dataclass
 import re
 
 from lsprotocol import types
@@ -98,6 +99,55 @@ def to_lsp_edits(full_text: str, base: int, core_edits, index: LineIndex) -> lis
         out.append(types.TextEdit(range=types.Range(start=index.position_at(a), end=index.position_at(b)),
                                   new_text=new))
     return out
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """The whole lines one edit touches: `old` lines from line `first` (0-based) become `new` lines."""
+    first: int
+    old: int
+    new: int
+
+    @property
+    def changed(self) -> int:
+        """Lines a reader has to look at: a hunk replacing 3 lines with 5 counts 5."""
+        return max(self.old, self.new)
+
+    @property
+    def label(self) -> str:
+        """In words: "line 42: replace 1 line", "line 7: insert 2 lines", "lines 10–12: delete 3 lines"."""
+        where = f"line {self.first + 1}" if self.old <= 1 else f"lines {self.first + 1}–{self.first + self.old}"
+        if not self.old:
+            return f"{where}: insert {_lines(self.new)}"
+        if not self.new:
+            return f"{where}: delete {_lines(self.old)}"
+        return f"{where}: replace {_lines(self.old)}" + (f" with {self.new}" if self.new != self.old else "")
+
+
+def hunk(index: LineIndex, edit: types.TextEdit) -> Hunk:
+    """The lines `edit` (a position range in the index's text) replaces and how many take their place.
+    An insertion at a line start that ends with a line break touches no line; a range that ends at a
+    line start does not touch that line."""
+    a, b = index.range_offsets(edit.range)
+    first = bisect_right(index.starts, a) - 1
+    if a == b == index.starts[first] and edit.new_text.endswith(("\n", "\r")):
+        return Hunk(first, 0, _count_lines(edit.new_text))
+    last = bisect_right(index.starts, b) - 1
+    if b > a and b == index.starts[last]:
+        last -= 1
+    start = index.starts[first]
+    end = index.starts[last + 1] if last + 1 < len(index.starts) else len(index.text)
+    new = index.text[start:a] + edit.new_text + index.text[b:end]
+    return Hunk(first, _count_lines(index.text[start:end]), _count_lines(new))
+
+
+def _count_lines(text: str) -> int:
+    """Lines in `text`, counting a last one without a line break."""
+    return len(_LSP_BREAK.findall(text)) + int(bool(text) and not text.endswith(("\n", "\r")))
+
+
+def _lines(n: int) -> str:
+    return f"{n} line{'s' if n != 1 else ''}"
 
 
 def apply_lsp_edits(text: str, edits: list[types.TextEdit], encoding=types.PositionEncodingKind.Utf16) -> str:

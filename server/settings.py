@@ -7,10 +7,12 @@ from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, D
 
 SECTION = "copyAsDecode"
 BUILTIN_MODELS = ("qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b", "tiny")  # whose context is known before a worker runs
+REVIEW = ("always", "never", "large")
 
 # camelCase setting name -> field name
 _NAMES = {"model": "model", "selector": "selector", "device": "device", "dtype": "dtype",
-          "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command"}
+          "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command",
+          "review": "review", "reviewLines": "review_lines"}
 
 
 class SettingsError(ValueError):
@@ -26,6 +28,8 @@ class Settings:
     max_new_tokens: int | None = None  # None: auto, the budget the worker derives from the document
     timeout: float = 600.0  # seconds; 0 means no limit
     worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
+    review: str = "large"  # which edits go to review, in clients that can show one
+    review_lines: int = 20  # "large": more changed lines than this
 
     def command(self) -> list[str]:
         """The worker's command line: the program, then --model (and --device/--dtype when set)."""
@@ -68,6 +72,10 @@ class Settings:
         """`max_new_tokens` as the worker takes it."""
         return AUTO if self.max_new_tokens is None else self.max_new_tokens
 
+    def reviews(self, changed_lines: int) -> bool:
+        """Whether an edit that changes this many lines asks for review (see positions.Hunk.changed)."""
+        return self.review == "always" or (self.review == "large" and changed_lines > self.review_lines)
+
     def restart_needed(self, other: "Settings") -> bool:
         """Whether going from these settings to `other` needs a new worker process."""
         return self.command() != other.command()
@@ -86,6 +94,10 @@ def _check(key: str, name: str, value):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise SettingsError(f"{SECTION}.{key} must be \"{AUTO}\" or a positive integer")
         return value
+    if name == "review_lines":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SettingsError(f"{SECTION}.{key} must be a number of lines (0 or more)")
+        return value
     if name == "timeout":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise SettingsError(f"{SECTION}.{key} must be a number of seconds (0: no limit)")
@@ -96,6 +108,8 @@ def _check(key: str, name: str, value):
         raise SettingsError(f"{SECTION}.{key} must not be empty")
     if name == "selector" and value not in SELECTORS:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(SELECTORS)}")
+    if name == "review" and value not in REVIEW:
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(REVIEW)}")
     return value
 
 

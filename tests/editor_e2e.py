@@ -1,4 +1,5 @@
 """What the editor end-to-end tests share: the settings both sides use and the command line's result."""
+import json
 import os
 import shutil
 import subprocess
@@ -43,3 +44,11 @@ def cli_result(src: Path, instruction: str, workdir: Path) -> str:
     assert proc.returncode == 0, f"copy-as-decode edit failed:\n{proc.stdout}\n{proc.stderr}"
     assert "copied" in proc.stderr  # the stats line: the run really went through the engine
     return target.read_bytes().decode("utf-8")
+
+
+def read_report(path: Path, log: str, returncode: int) -> dict:
+    """The JSON report an editor driver wrote, which must say the run went as planned."""
+    assert path.exists(), f"the driver wrote no report (exit {returncode})\n{log}"
+    report = json.loads(path.read_text(encoding="utf-8"))
+    assert report["ok"], f"{report.get('msg')}\n{log}"
+    return report

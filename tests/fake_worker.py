@@ -7,6 +7,9 @@ know the exact result. Lines at its start that begin with "#" steer the double i
     #crash           exit at once with status 3 (after a line on stderr)
     #error CODE MSG  answer with that error (without error data)
 
+An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
+the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
+
 Each #slow step and each generated character counts as one sampled token. Like the real worker it takes
 `max_new_tokens` "auto" (the default: no limit here) or a positive integer; an edit that would sample more is
 answered with INCOMPLETE (1004), the contract's message and data {"stop": "cap", "limit", "stats"}. A program
@@ -66,6 +69,8 @@ def run_edit(req: dict, info: dict) -> None:
         limit = contract.parse_budget(params.get("max_new_tokens"))
     except ValueError as e:
         return answer(rid, error={"code": BAD_PARAMS, "message": str(e)})
+    if "\n" not in instruction:
+        instruction = instruction.replace("\\n", "\n")
     directives, program = [], instruction
     while program.startswith("#"):
         line, _, program = program.partition("\n")

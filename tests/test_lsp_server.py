@@ -81,6 +81,7 @@ class Editor:
         self.docs: dict[str, list] = {}  # uri -> [version, text]
         self.applied: list[t.ApplyWorkspaceEditParams] = []
         self.accept = True
+        self.accept_hunks = None  # in a review: the annotation ids the user keeps ticked (None: all)
 
     def open(self, uri: str, text: str, version: int = 1) -> None:
         self.docs[uri] = [version, text]
@@ -102,12 +103,22 @@ class Editor:
         return self.docs[uri][0]
 
     def apply_workspace_edit(self, edit: t.WorkspaceEdit) -> t.ApplyWorkspaceEditResult:
-        """Like Neovim and VS Code: documentChanges when present (checking versions), else changes."""
+        """Like Neovim and VS Code: documentChanges when present (checking versions), else changes.
+        Edits whose annotation needs confirmation are kept only if the user ticks them (accept_hunks);
+        untick them all and nothing is applied, as when the user discards VS Code's preview."""
+        def kept(e) -> bool:
+            note = (edit.change_annotations or {}).get(getattr(e, "annotation_id", None))
+            asks = note is not None and note.needs_confirmation
+            return not asks or self.accept_hunks is None or e.annotation_id in self.accept_hunks
+
         for change in edit.document_changes or []:
             doc = self.docs[change.text_document.uri]
             if change.text_document.version is not None and change.text_document.version != doc[0]:
                 return t.ApplyWorkspaceEditResult(applied=False, failure_reason="version mismatch")
-            self.change(change.text_document.uri, editor_apply(doc[1], change.edits, self.encoding))
+            edits = [e for e in change.edits if kept(e)]
+            if not edits:
+                return t.ApplyWorkspaceEditResult(applied=False)
+            self.change(change.text_document.uri, editor_apply(doc[1], edits, self.encoding))
         if edit.document_changes:
             return t.ApplyWorkspaceEditResult(applied=True)
         for uri, edits in (edit.changes or {}).items():
@@ -133,13 +144,16 @@ def converter():
     return conv
 
 
-def capabilities(encoding=UTF16, resolve=True, progress=True, configuration=True) -> t.ClientCapabilities:
+def capabilities(encoding=UTF16, resolve=True, progress=True, configuration=True,
+                 annotations=False) -> t.ClientCapabilities:
     return t.ClientCapabilities(
         general=t.GeneralClientCapabilities(position_encodings=[UTF8, UTF16] if encoding == UTF8 else [UTF16]),
         window=t.WindowClientCapabilities(work_done_progress=progress),
         workspace=t.WorkspaceClientCapabilities(
             apply_edit=True, configuration=configuration,
-            workspace_edit=t.WorkspaceEditClientCapabilities(document_changes=True)),
+            workspace_edit=t.WorkspaceEditClientCapabilities(
+                document_changes=True,
+                change_annotation_support=t.ChangeAnnotationsSupportOptions() if annotations else None)),
         text_document=t.TextDocumentClientCapabilities(code_action=t.CodeActionClientCapabilities(
             code_action_literal_support=t.ClientCodeActionLiteralOptions(
                 code_action_kind=t.ClientCodeActionKindOptions(value_set=["quickfix", "refactor.rewrite"])),
@@ -341,7 +355,7 @@ async def test_unchanged_result_applies_nothing(shared):
     client, editor, uri, uri2 = shared
     editor.open(uri, "a\n")
     res = await edit(client, uri, '<copy lines="1-1"/>', editor=editor)
-    assert res == {"applied": False, "status": "unchanged", "edits": 0, "stats": res["stats"],
+    assert res == {"applied": False, "status": "unchanged", "reviewed": False, "edits": 0, "stats": res["stats"],
                    "message": "the model made no change"}
     assert not editor.applied
 
@@ -417,6 +431,7 @@ async def test_real_client_capabilities(preset, encoding):
         assert change.text_document.version == 1
         # Neovim 0.11 handles documentChanges without declaring them: it also gets plain changes
         assert (applied.edit.changes is None) == (preset == "visual-studio-code")
+        assert res["reviewed"] is False and applied.edit.change_annotations is None  # one line: no review
 
 
 async def test_cancel_command(shared):
@@ -759,3 +774,113 @@ async def test_without_progress_support():
         editor.open(URI, "a\n")
         res = await edit(client, URI, "#slow 0.01 3\n<gen>b\n</gen>", editor=editor)
         assert res["applied"] and not client.progress_reports
+
+
+# -- review ------------------------------------------------------------------------------------------------------
+
+TEN = "".join(f"l{k}\n" for k in range(1, 11))
+# line 2 replaced, two lines inserted before line 5, lines 7-8 deleted: 1 + 2 + 2 changed lines
+THREE_HUNKS = ('<copy lines="1-1"/><gen>L2\n</gen><copy lines="3-4"/><gen>n1\nn2\n</gen><copy lines="5-6"/>'
+               '<copy lines="9-10"/>')
+THREE_HUNKS_TEXT = "l1\nL2\nl3\nl4\nn1\nn2\nl5\nl6\nl9\nl10\n"
+LABELS = ["line 2: replace 1 line", "line 5: insert 2 lines", "lines 7–8: delete 2 lines"]
+
+
+def review_of(params: t.ApplyWorkspaceEditParams) -> list[str] | None:
+    """The labels of the hunks to confirm, in edit order, checking that every edit carries its own; None
+    when the edit is not for review (plain TextEdits, no annotations)."""
+    [change] = params.edit.document_changes
+    notes = params.edit.change_annotations
+    if notes is None:
+        assert all(type(e) is t.TextEdit for e in change.edits)
+        return None
+    assert [type(e) for e in change.edits] == [t.AnnotatedTextEdit] * len(change.edits)
+    ids = [e.annotation_id for e in change.edits]
+    assert sorted(ids) == sorted(notes) and len(set(ids)) == len(ids)
+    assert all(notes[i].needs_confirmation for i in ids)
+    return [notes[i].label for i in ids]
+
+
+def configure(client, **settings) -> None:
+    client.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings={"copyAsDecode": settings}))
+
+
+async def test_review_only_for_clients_that_show_annotations(shared):
+    client, editor, uri, uri2 = shared
+    configure(client, review="always")
+    try:
+        editor.open(uri, TEN)
+        res = await edit(client, uri, THREE_HUNKS, editor=editor)
+        assert res["applied"] and res["reviewed"] is False and editor.text(uri) == THREE_HUNKS_TEXT
+        assert review_of(editor.applied[0]) is None
+    finally:
+        configure(client, review="large")
+
+
+async def test_review_annotates_each_hunk():
+    async with session(caps=capabilities(annotations=True), review="always") as (client, editor):
+        editor.open(URI, TEN)
+        res = await edit(client, URI, THREE_HUNKS, editor=editor)
+        assert res["applied"] and res["reviewed"] and res["status"] == "applied" and res["edits"] == 3
+        assert editor.text(URI) == THREE_HUNKS_TEXT
+        [applied] = editor.applied
+        assert review_of(applied) == LABELS
+        assert applied.edit.document_changes[0].text_document.version == 1
+        note = next(iter(applied.edit.change_annotations.values()))
+        assert note.description == " ".join(THREE_HUNKS.split())[:79] + "…"
+        [reports] = client.progress_reports.values()
+        assert reports[-1].message == "3 edits to review"
+        # the user keeps hunks 1 and 3
+        editor.open(URI2, TEN)
+        editor.accept_hunks = {"hunk-1", "hunk-3"}
+        res = await edit(client, URI2, THREE_HUNKS, editor=editor)
+        assert (res["applied"], res["reviewed"]) == (True, True)
+        assert editor.text(URI2) == "l1\nL2\nl3\nl4\nl5\nl6\nl9\nl10\n"
+        # the user discards the review: nothing changes and no error is shown
+        editor.accept_hunks = set()
+        res = await edit(client, URI2, '<copy lines="1-7"/>', editor=editor)
+        assert (res["applied"], res["status"], res["reviewed"]) == (False, "rejected", True)
+        assert editor.text(URI2) == "l1\nL2\nl3\nl4\nl5\nl6\nl9\nl10\n" and not messages(client, t.MessageType.Error)
+        # a client that says why it did not apply: refused, with that reason
+        editor.accept, editor.accept_hunks = False, None
+        res = await edit(client, URI2, '<copy lines="1-7"/>', editor=editor)
+        assert res["status"] == "refused" and "refused by the test" in messages(client, t.MessageType.Error)[-1]
+        # a range: labels count the document's lines, not the lines sent
+        editor.accept = True
+        editor.applied.clear()
+        res = await edit(client, URI, '<copy lines="1-1"/><gen>L7\n</gen><copy lines="3-3"/>', rng=((5, 0), (8, 0)),
+                         editor=editor)
+        assert res["reviewed"] and review_of(editor.applied[0]) == ["line 7: replace 1 line"]
+        # a quick fix resolved for a client that shows annotations previews the same way
+        editor.open(SCRATCH, TEN)
+        action = t.CodeAction(title="Fix with Copy-as-Decode: x", kind="quickfix",
+                              data={"uri": SCRATCH, "version": 1, "instruction": THREE_HUNKS})
+        resolved = await client.code_action_resolve_async(action)
+        assert review_of(t.ApplyWorkspaceEditParams(edit=resolved.edit)) == LABELS
+
+
+async def test_review_setting():
+    async with session(caps=capabilities(annotations=True)) as (client, editor):
+        async def reviewed(text: str, program: str) -> bool:
+            uri = f"file:///tmp/copy-as-decode-test/review-{len(editor.docs)}.py"
+            editor.open(uri, text)
+            res = await edit(client, uri, program, editor=editor)
+            assert res["applied"], res
+            return res["reviewed"]
+
+        # "large" (the default): more than 20 changed lines
+        assert await reviewed("a\n", "<gen>" + "x\n" * 21 + "</gen>")
+        assert not await reviewed("a\n", "<gen>" + "x\n" * 20 + "</gen>")  # 20 lines replace 1: 20
+        assert not await reviewed(TEN, THREE_HUNKS)
+        configure(client, reviewLines=4)
+        assert await reviewed(TEN, THREE_HUNKS)  # 5 changed lines
+        configure(client, reviewLines=5)
+        assert not await reviewed(TEN, THREE_HUNKS)
+        configure(client, review="never", reviewLines=0)
+        assert not await reviewed(TEN, THREE_HUNKS)
+        configure(client, review="always", reviewLines=100)
+        assert await reviewed(TEN, '<copy lines="1-9"/>')
+        configure(client, review="sometimes", reviewLines=-1)
+        await until(lambda: len(messages(client, t.MessageType.Warning)) == 2, what="warnings")
+        assert "copyAsDecode.review must be one of always, never, large" in messages(client)[-2]
+        assert await reviewed(TEN, '<copy lines="1-9"/>')  # still "always"

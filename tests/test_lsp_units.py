@@ -70,6 +70,25 @@ def test_to_lsp_edits_widens_a_cut_crlf():
     assert positions.apply_lsp_edits(full, [e]) == "a\nb\r\n"
 
 
+def test_hunk_labels():
+    def labels(old, new, encoding=UTF16):
+        index = positions.LineIndex(old, encoding)
+        hunks = [positions.hunk(index, e) for e in positions.to_lsp_edits(old, 0, text_edits(old, new), index)]
+        return [(h.label, h.changed) for h in hunks]
+
+    five = "a\nb\nc\nd\ne\n"
+    assert labels(five, "a\nB\nc\nd\ne\n") == [("line 2: replace 1 line", 1)]
+    assert labels(five, "a\nx\ny\nb\nc\nd\ne\n") == [("line 2: insert 2 lines", 2)]
+    assert labels(five, "a\ne\n") == [("lines 2–4: delete 3 lines", 3)]
+    assert labels(five, "a\nB\nC\ne\n") == [("lines 2–4: replace 3 lines with 2", 3)]
+    assert labels(five, "a\nb\nc\nd\ne\nf\n") == [("line 6: insert 1 line", 1)]  # at the end
+    assert labels(five, "") == [("lines 1–5: delete 5 lines", 5)]
+    assert labels("a\nb", "a\n") == [("line 2: delete 1 line", 1)]  # a last line without newline
+    assert labels("a\r\nb\r\nc\r\n", "a\r\nB\r\nc\r\n") == [("line 2: replace 1 line", 1)]
+    assert labels("a\rb\rc\r", "a\rb\rC\r") == [("line 3: replace 1 line", 1)]  # lines as LSP counts them
+    assert labels("😀\nb\n", "😀\nB\nb2\n", UTF8) == [("line 2: replace 1 line with 2", 2)]
+
+
 # -- settings -------------------------------------------------------------------------------------------------
 
 
@@ -84,6 +103,19 @@ def test_settings():
     assert len(errors) == 1 and "maxNewTokens" in errors[0]
     assert s.restart_needed(s2) and not s2.restart_needed(s2.merged({"selector": "full"})[0])
     assert s.merged(None) == (s, [])
+
+
+def test_settings_review():
+    s = Settings()
+    assert (s.review, s.review_lines) == ("large", 20)
+    assert s.reviews(21) and not s.reviews(20)
+    never, errors = s.merged({"review": "never", "reviewLines": 0})
+    assert not errors and not never.reviews(1000)
+    always = never.merged({"review": "always"})[0]
+    assert always.reviews(0) and not always.restart_needed(s)
+    bad, errors = s.merged({"review": "sometimes", "reviewLines": -1})
+    assert bad == s and len(errors) == 2 and "reviewLines" in errors[1]
+    assert s.merged({"reviewLines": True})[1]
 
 
 def test_settings_budget():

@@ -1,6 +1,7 @@
 """End to end in real VS Code (code-server + Chromium, driven by playwright-core): the packaged extension
 starts `copy-as-decode serve`, "Edit with Copy-as-Decode" from the command palette edits the file, and the
 saved file equals what `copy-as-decode edit ... --write` makes of the same input.
+(The review of a proposed change is tested in test_review.py.)
 
 Screenshots and logs go to $COPY_AS_DECODE_ARTIFACTS (default /tmp/copy-as-decode-artifacts)."""
 import json
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, cli_result, copy_as_decode_exe
+from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, cli_result, copy_as_decode_exe, read_report
 
 TOOLS = ROOT / ".tools"
 CODE_SERVER = TOOLS / "code-server.sh"
@@ -20,29 +21,20 @@ VSIX = ROOT / "extension-vscode" / "copy-as-decode.vsix"
 CHROMIUM = Path(os.environ.get("CAD_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("COPY_AS_DECODE_ARTIFACTS", "/tmp/copy-as-decode-artifacts"))
 
-CASES = [
-    ("grüße.py", "palette", "Rename the variable total to länge."),
-    ("calc.py", "refactor", "Rename the variable total to acc."),
-]
 
-
-@pytest.mark.editor
-@pytest.mark.parametrize("name,mode,instruction", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_vscode_edit(tmp_path, name, mode, instruction):
-    """palette: F1 "Edit with Copy-as-Decode"; refactor: the server's action in the Refactor menu."""
+def run_vscode(tmp_path, name, mode, instruction, settings, **env) -> dict:
+    """tests/e2e/vscode.mjs on a copy of fixture `name` in a fresh workspace; returns its report (with `path`,
+    the copy, and `log`)."""
     missing = [str(p) for p in (CODE_SERVER, NODE, CHROMIUM) if not p.exists()]
     if missing:
         pytest.skip(f"editor not installed: {', '.join(missing)} (scripts/setup-editors.sh installs them)")
     assert VSIX.exists(), f"{VSIX} missing: run scripts/setup-editors.sh (or `npm run package` in extension-vscode)"
     assert (E2E / "node_modules" / "playwright-core").exists(), "playwright-core missing: run scripts/setup-editors.sh"
 
-    src = FIXTURES / name
-    expected = cli_result(src, instruction, tmp_path)
-
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     target = workspace / name
-    shutil.copyfile(src, target)
+    shutil.copyfile(FIXTURES / name, target)
     report_path = tmp_path / "report.json"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     from copy_as_decode.engine import models
@@ -58,22 +50,35 @@ def test_vscode_edit(tmp_path, name, mode, instruction):
         CAD_INSTRUCTION=instruction,
         CAD_MODE=mode,
         CAD_CMD=json.dumps([copy_as_decode_exe(), "serve"]),
-        CAD_SETTINGS=json.dumps(SETTINGS),
+        CAD_SETTINGS=json.dumps(settings),
         CAD_PROFILE=str(tmp_path / "profile"),
         CAD_ARTIFACTS=str(ARTIFACTS),
         CAD_REPORT=str(report_path),
         CAD_TIMEOUT_MS=str(TIMEOUT_S * 1000 // 2),
         CAD_TAG=f"{Path(name).stem}-{mode}",
+        **env,
     )
     proc = subprocess.run(
         [str(NODE), str(E2E / "vscode.mjs")], cwd=E2E, env=env, capture_output=True, text=True,
         timeout=TIMEOUT_S + 120, stdin=subprocess.DEVNULL,
     )
     log = f"--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}\n(screenshots in {ARTIFACTS})"
-    assert report_path.exists(), f"the driver wrote no report (exit {proc.returncode})\n{log}"
-    report = json.loads(report_path.read_text(encoding="utf-8"))
-    assert report["ok"], f"{report.get('msg')}\n{log}"
+    report = read_report(report_path, log, proc.returncode)
     assert report["screenshots"], log
+    return {**report, "path": target, "log": log}
 
-    on_disk = target.read_bytes().decode("utf-8")
-    assert on_disk == expected, f"saved file differs from the CLI result\n{log}"
+
+CASES = [
+    ("grüße.py", "palette", "Rename the variable total to länge."),
+    ("calc.py", "refactor", "Rename the variable total to acc."),
+]
+
+
+@pytest.mark.editor
+@pytest.mark.parametrize("name,mode,instruction", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_vscode_edit(tmp_path, name, mode, instruction):
+    """palette: F1 "Edit with Copy-as-Decode"; refactor: the server's action in the Refactor menu."""
+    report = run_vscode(tmp_path, name, mode, instruction, SETTINGS)
+    expected = cli_result(FIXTURES / name, instruction, tmp_path)
+    on_disk = report["path"].read_bytes().decode("utf-8")
+    assert on_disk == expected, f"saved file differs from the CLI result\n{report['log']}"

@@ -271,7 +271,7 @@ def _byte_col(line: str, col: int) -> int:
     return len(line.encode("utf-8")[:col].decode("utf-8", errors="ignore"))
 
 
-def _valid_python(text: str) -> bool:
+def valid_python(text: str) -> bool:
     try:
         ast.parse(text)
         return True
@@ -353,7 +353,7 @@ def python_bug(text: str, bug_type: str, rng: random.Random) -> str | None:
                                                                           + line[end:]] + f.lines[s.lineno:]))
     else:
         raise ValueError(f"unknown bug type {bug_type!r}")
-    cands = [c for c in cands if c != text and _valid_python(c)]
+    cands = [c for c in cands if c != text and valid_python(c)]
     return rng.choice(cands) if cands else None
 
 
@@ -471,12 +471,12 @@ def python_edit(snippet: Snippet, rng: random.Random, kinds=None) -> tuple[str, 
     if ifs:
         s = rng.choice(ifs)
         after = "".join(lines[:s.lineno - 1] + lines[s.end_lineno:])
-        if _valid_python(after):
+        if valid_python(after):
             options.append(("delete", f"Remove the {_tick(lines[s.lineno - 1])} block.", after))
     if simple:
         s = rng.choice(simple)
         after = "".join(lines[:s.lineno - 1] + lines[s.lineno:])
-        if _valid_python(after):
+        if valid_python(after):
             options.append(("delete", f"Delete the line {_tick(lines[s.lineno - 1])}.", after))
         indent = re.match(r"\s*", lines[s.lineno - 1])[0]
         note = rng.choice(["TODO: handle errors here", "NOTE: keep this in sync with the caller",
@@ -504,7 +504,7 @@ def python_edit(snippet: Snippet, rng: random.Random, kinds=None) -> tuple[str, 
                 r, a, b = t.start[0] - 1, t.start[1], t.end[1]
                 out[r] = out[r][:a] + new + out[r][b:]
         after = "".join(out)
-        if after.count("\n") == snippet.text.count("\n") and _valid_python(after):
+        if after.count("\n") == snippet.text.count("\n") and valid_python(after):
             options.append(("replace", f"Rename `{old}` to `{new}` in `{name}`.", after))
     # move: one simple statement swapped with the simple statement right after it (same block)
     pairs = [(a, b) for a in simple for b in simple if b.lineno == a.lineno + 1 and

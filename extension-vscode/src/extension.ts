@@ -30,6 +30,9 @@ let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let running = 0;
+// What the server's progress last said about a running edit: the model's tokens, then the edits it made
+// (while the Refactor Preview shows them for review, the edit still runs).
+let activity: string | undefined;
 let lastMessage: string | undefined;
 // The outcome of the last edit, shown in the status bar for a few seconds.
 let flash: { text: string; until: number } | undefined;
@@ -48,6 +51,8 @@ function serverSettings(): Record<string, unknown> {
     maxNewTokens: cfg.get<number | string>('maxNewTokens'),
     timeout: cfg.get<number>('timeout'),
     workerCommand: cfg.get<string[]>('workerCommand'),
+    review: cfg.get<string>('review'),
+    reviewLines: cfg.get<number>('reviewLines'),
   };
 }
 
@@ -83,7 +88,7 @@ function updateStatus(): void {
   );
   status.tooltip = tip;
   if (running > 0) {
-    status.text = `$(sync~spin) Copy-as-Decode: editing${running > 1 ? ` (${running})` : ''}…`;
+    status.text = `${activity ?? '$(sync~spin) Copy-as-Decode: editing…'}${running > 1 ? ` (${running} edits)` : ''}`;
     status.command = 'copyAsDecode.cancelEdits';
   } else if (flash && Date.now() < flash.until && client?.state === State.Running) {
     status.text = flash.text;
@@ -108,6 +113,7 @@ async function tracked<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     running--;
+    if (running === 0) activity = undefined;
     updateStatus();
   }
 }
@@ -153,6 +159,8 @@ function showProgressAsNotifications(c: LanguageClient): void {
       const increment = typeof value.percentage === 'number' ? Math.max(0, value.percentage - done) : undefined;
       if (typeof value.percentage === 'number') done = Math.max(done, value.percentage);
       reporter?.report({ message: value.message, increment });
+      if (value.message) activity = `$(sync~spin) Copy-as-Decode: ${value.message}`;
+      updateStatus();
     };
     progressTokens.add(token);
     const sub = c.onProgress(WorkDoneProgress.type, token, (value) => {
@@ -171,10 +179,14 @@ function showProgressAsNotifications(c: LanguageClient): void {
       } else if (value.kind === 'report') {
         report(value);
       } else {
-        if (value.message) output.appendLine(value.message);
+        if (value.message) {
+          output.appendLine(value.message);
+          activity = `$(diff) Copy-as-Decode: ${value.message}`;
+        }
         progressTokens.delete(token);
         sub.dispose();
         finish();
+        updateStatus();
       }
     });
   });
@@ -244,22 +256,24 @@ async function runEdit(target: EditTarget, instruction: string): Promise<void> {
   }
 }
 
-/** "applied", "unchanged", "stale", "cancelled", "timeout", "error", … in the status bar for a moment. */
+/** "applied", "unchanged", "rejected", "stale", "cancelled", "timeout", "error", … in the status bar for a moment. */
 function showOutcome(outcome: string): void {
-  const icon = outcome === 'applied' ? '$(check)' : outcome === 'unchanged' ? '$(circle-slash)' : '$(warning)';
+  const icon = outcome === 'applied' ? '$(check)' : ['unchanged', 'rejected'].includes(outcome) ? '$(circle-slash)' :
+    '$(warning)';
   flash = { text: `${icon} Copy-as-Decode: ${outcome}`, until: Date.now() + FLASH_MS };
   setTimeout(updateStatus, FLASH_MS + 50);
   updateStatus();
 }
 
 function summarize(result: unknown): string | undefined {
-  // {applied, status, edits, stats?, message?}; failures were already shown by the server.
+  // {applied, status, reviewed, edits, stats?, message?}; failures were already shown by the server.
   if (!result || typeof result !== 'object') return undefined;
   const r = result as Record<string, unknown>;
   const stats = (r.stats ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
   if (typeof r.status === 'string') parts.push(r.status);
   if (typeof r.edits === 'number') parts.push(`${r.edits} edit${r.edits === 1 ? '' : 's'}`);
+  if (r.reviewed === true) parts.push('reviewed');
   for (const key of ['sampled', 'spliced', 'total_s']) {
     if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
   }

@@ -7,7 +7,12 @@
 --   CAD_FILE         file to open and edit (written back on success)
 --   CAD_MODE         "code_action" (refactor action through vim.lsp.buf.code_action) or "command" (:CopyAsDecode)
 --   CAD_INSTRUCTION  the instruction (typed into vim.ui.input, or given to :CopyAsDecode)
---   CAD_REPORT       JSON report written here: {ok, msg, text, actions, log}
+--   CAD_REVIEW       optional JSON list of steps in the review of the proposed change, each
+--                    {win = "proposal"|"buffer", line = N, keys = "gh"}: the cursor goes to line N of that
+--                    window and the keys are typed; after the edit one `u` is typed in the buffer
+--   CAD_DIFFOPT      optional 'diffopt'
+--   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log; with CAD_REVIEW also
+--                    layout ("row": side by side, "col": one above the other), undone (the text after `u`)}
 --   CAD_TIMEOUT_MS   wait limit for the server start and for the edit (default 240000)
 local env = vim.env
 local timeout = tonumber(env.CAD_TIMEOUT_MS or "240000")
@@ -41,6 +46,9 @@ end
 local ok, err = pcall(function()
   vim.opt.rtp:prepend(env.CAD_PLUGIN)
   vim.o.swapfile = false
+  if env.CAD_DIFFOPT then
+    vim.o.diffopt = env.CAD_DIFFOPT
+  end
   -- What the user would type at the prompt.
   vim.ui.input = function(opts, on_confirm)
     log("prompt: " .. tostring(opts and opts.prompt))
@@ -141,6 +149,30 @@ local ok, err = pcall(function()
   end, 20) then
     return finish(false, "no edit request was sent")
   end
+  if env.CAD_REVIEW then
+    local proposal
+    if not vim.wait(timeout, function()
+      for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+        if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(win)):match("^copy%-as%-decode://") then
+          proposal = win
+        end
+      end
+      return proposal ~= nil or answered >= sent
+    end, 20) or not proposal then
+      return finish(false, "no review opened")
+    end
+    report.layout = vim.fn.winlayout()[1]
+    for _, step in ipairs(vim.json.decode(env.CAD_REVIEW)) do
+      local win = proposal
+      if step.win == "buffer" then
+        win = vim.fn.win_getid(vim.fn.bufwinnr(bufnr))
+      end
+      vim.api.nvim_set_current_win(win)
+      vim.api.nvim_win_set_cursor(win, { step.line, 0 })
+      log(string.format("review: %s on line %d of the %s", step.keys, step.line, step.win))
+      vim.cmd.normal(step.keys)
+    end
+  end
   if not vim.wait(timeout, function()
     return answered >= sent
   end, 50) then
@@ -151,6 +183,15 @@ local ok, err = pcall(function()
   end
   -- "applied", or "unchanged" (the model kept the text); anything else is a failure.
   report.status = type(answer_result) == "table" and answer_result.status or nil
+  if env.CAD_REVIEW then
+    report.reviewed = answer_result.reviewed
+    report.text = buffer_text(bufnr)
+    report.tabs = #vim.api.nvim_list_tabpages()
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd.normal("u")
+    report.undone = buffer_text(bufnr)
+    return finish(true, "reviewed")
+  end
   if report.status ~= nil and report.status ~= "applied" and report.status ~= "unchanged" then
     return finish(false, "the edit was not applied: " .. vim.inspect(answer_result))
   end

@@ -8,11 +8,14 @@
 //     CAD_WORKSPACE     folder to open; CAD_FILE: file name in it to edit
 //     CAD_INSTRUCTION   text typed into the input box
 //     CAD_MODE          "palette" (default: F1, "Edit with Copy-as-Decode") or "refactor" (Ctrl+Shift+R menu)
+//     CAD_UNTICK        JSON array of change labels: the edit must open the Refactor Preview, where these
+//                       are unticked before Apply; after the save, Ctrl+Z and a second save (report: saved,
+//                       undone: the file's text after each)
 //     CAD_CMD           JSON array: the server command line (copyAsDecode.serverCommand)
 //     CAD_SETTINGS      JSON object: copyAsDecode.* settings (model, selector, ...)
 //     CAD_PROFILE       empty folder for code-server's home, user data and extensions
 //     CAD_ARTIFACTS     folder for screenshots and logs (default /tmp/copy-as-decode-artifacts)
-//     CAD_REPORT        JSON report written here
+//     CAD_REPORT        JSON report written here (also: outcome, statuses: the status-bar texts seen)
 //     CAD_TIMEOUT_MS    wait limit for the server and for the edit (default 240000)
 //     CAD_CHROMIUM      browser binary (default /usr/bin/chromium)
 import { spawn, execFileSync } from 'node:child_process';
@@ -198,6 +201,91 @@ async function errorToasts(page) {
   return texts.filter((t) => /fail|error|not running|did not start|stopped|timed out|not applied|document changed/i.test(t));
 }
 
+/** Keep every text the status-bar item shows in report.statuses (with a spinning icon: "(spin) " first)
+ * until the returned function is called. */
+function watchStatus(page) {
+  report.statuses = [];
+  let watching = true;
+  const loop = (async () => {
+    while (watching) {
+      const item = page.locator('.statusbar-item[id$="copyAsDecode.status"]').first();
+      const seen = await item.evaluate((e) => {
+        const spin = e.querySelector('.codicon-sync.codicon-modifier-spin') ? '(spin) ' : '';
+        return spin + e.innerText.replace(/\s+/g, ' ').trim();
+      }).catch(() => '');
+      if (seen && report.statuses[report.statuses.length - 1] !== seen) report.statuses.push(seen);
+      await sleep(100);
+    }
+  })();
+  return async () => {
+    watching = false;
+    await loop;
+  };
+}
+
+/** The status bar until it shows an outcome. */
+async function waitForOutcome(page) {
+  const doneBy = Date.now() + TIMEOUT;
+  let shotProgress = false;
+  let st = '';
+  while (Date.now() < doneBy) {
+    st = await statusText(page);
+    if (/tokens generated/.test(st) && !shotProgress) {
+      shotProgress = true;
+      // The server's progress, shown as a notification with a Cancel button (if the edit lasts).
+      const toast = page.locator('.notification-toast', { hasText: 'Copy-as-Decode' });
+      report.progressShown = await toast.first().waitFor({ state: 'visible', timeout: 3000 })
+        .then(() => true, () => false);
+      await shot(page, '2-running');
+      continue;
+    }
+    const m = /^Copy-as-Decode: (\w+)$/.exec(st);
+    if (m && !['editing', 'starting', 'stopped'].includes(m[1])) return m[1];
+    if (/stopped/.test(st)) throw new Error(`the server stopped (status "${st}")`);
+    await sleep(150);
+  }
+  throw new Error(`the edit did not finish in time (status "${st}")`);
+}
+
+/** The Refactor Preview that a reviewed edit opens: its changes need confirmation, so they start unticked.
+ * Tick the file (all of them), untick the changes labelled `untick`, Apply. report.preview: each row's
+ * hover ("line 5: replace 1 line - <the instruction>"), or its text. */
+async function reviewInPreview(page, untick) {
+  const pane = page.locator('.bulk-edit-panel');
+  await pane.waitFor({ state: 'visible', timeout: TIMEOUT });
+  const rows = pane.locator('.monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 15000 });
+  await sleep(500);
+  const described = () => rows.evaluateAll((els) => els.map((e) => {
+    const ticked = e.querySelector('.edit-checkbox')?.getAttribute('aria-checked');
+    const hover = e.querySelector('[title]')?.getAttribute('title');
+    return `[${ticked === 'true' ? 'x' : ' '}] ${hover ?? e.innerText.replace(/\s+/g, ' ').trim()}`;
+  }));
+  report.preview = await described();
+  log(`preview: ${JSON.stringify(report.preview)}`);
+  await shot(page, '2-preview');
+  await rows.first().locator('.edit-checkbox').click(); // the file: every change
+  for (const label of untick) {
+    await rows.filter({ has: page.locator(`[title^="${label} - "]`) }).locator('.edit-checkbox').click();
+  }
+  report.ticked = await described();
+  log(`ticked: ${JSON.stringify(report.ticked)}`);
+  await shot(page, '2-ticked');
+  await pane.locator('.monaco-button', { hasText: 'Apply' }).first().click();
+  log('applied the preview');
+}
+
+/** Focus the editor, Ctrl+S, wait until the tab is clean. */
+async function save(page, editor, dirty) {
+  await editor.click();
+  await page.keyboard.press('Control+S');
+  if (dirty) {
+    await page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: 20000 });
+  }
+  await sleep(500);
+  log('saved');
+}
+
 async function main() {
   fs.mkdirSync(artifacts, { recursive: true });
   const dirs = prepareProfile();
@@ -273,33 +361,15 @@ async function main() {
     await page.keyboard.press('Enter');
     log('instruction sent');
 
-    // Wait for the edit: the status bar shows it running, then the outcome ("applied", "unchanged",
-    // "error", ...) for a few seconds.
+    const stopWatching = watchStatus(page);
+    const untick = env.CAD_UNTICK ? JSON.parse(env.CAD_UNTICK) : undefined;
+    if (untick) await reviewInPreview(page, untick);
+
+    // Wait for the edit: the status bar shows it running (the model's tokens), then the outcome
+    // ("applied", "unchanged", "error", ...) for a few seconds.
     const activeTab = page.locator('.tab.active', { hasText: fileName });
-    const doneBy = Date.now() + TIMEOUT;
-    let shotProgress = false;
-    let outcome;
-    while (Date.now() < doneBy) {
-      st = await statusText(page);
-      const running = /editing/.test(st);
-      if (running && !shotProgress) {
-        shotProgress = true;
-        // The server's progress, shown as a notification with a Cancel button (if the edit lasts).
-        const toast = page.locator('.notification-toast', { hasText: 'Copy-as-Decode' });
-        report.progressShown = await toast.first().waitFor({ state: 'visible', timeout: 3000 })
-          .then(() => true, () => false);
-        await shot(page, '2-running');
-        continue;
-      }
-      const m = /^Copy-as-Decode: (\w+)$/.exec(st);
-      if (m && !['editing', 'starting', 'stopped'].includes(m[1])) {
-        outcome = m[1];
-        break;
-      }
-      if (/stopped/.test(st)) throw new Error(`the server stopped (status "${st}")`);
-      await sleep(150);
-    }
-    if (!outcome) throw new Error(`the edit did not finish in time (status "${st}")`);
+    const outcome = await waitForOutcome(page);
+    await stopWatching();
     report.outcome = outcome;
     const dirty = /\bdirty\b/.test((await activeTab.getAttribute('class')) || '');
     await sleep(1000); // a failure message from the server may follow the answer
@@ -312,14 +382,16 @@ async function main() {
     report.changed = dirty;
     await shot(page, '3-edited');
 
-    await editor.click();
-    await page.keyboard.press('Control+S');
-    if (dirty) {
-      await page.locator('.tab.active.dirty').waitFor({ state: 'detached', timeout: 20000 });
-    }
-    await sleep(500);
-    log('saved');
+    await save(page, editor, dirty);
     await shot(page, '4-saved');
+    if (untick) {
+      report.saved = fs.readFileSync(path.join(env.CAD_WORKSPACE, fileName), 'utf8');
+      await editor.click();
+      await page.keyboard.press('Control+Z');
+      await save(page, editor, true);
+      report.undone = fs.readFileSync(path.join(env.CAD_WORKSPACE, fileName), 'utf8');
+      await shot(page, '5-undone');
+    }
     report.ok = true;
     report.msg = 'edited and saved';
   } catch (e) {

@@ -6,6 +6,8 @@
 --   })
 --
 -- Works on Neovim 0.8+; on 0.11+ it registers through vim.lsp.config / vim.lsp.enable.
+local review = require("copy_as_decode.review")
+
 local M = {}
 
 local NAME = "copy_as_decode"
@@ -24,6 +26,8 @@ M.config = {
   root_markers = { ".git", "pyproject.toml", "package.json" },
   -- Show the server's progress messages in the message area.
   progress = true,
+  -- Keys in the review of a proposed change (buffer-local while it is open).
+  review_keys = { accept_all = "ga", reject_all = "gr", accept_hunk = "gh" },
 }
 
 -- Requests in flight: request id -> { client = client, bufnr = bufnr }.
@@ -57,6 +61,16 @@ local function lsp_config()
     root_markers = M.config.root_markers,
     init_options = { copyAsDecode = settings },
     settings = { copyAsDecode = settings },
+    -- The server sends an edit for review as hunks that need confirmation (change annotations); the
+    -- review (review.lua) waits for the user inside the request's coroutine. Tested with 0.11.
+    capabilities = has_011 and {
+      workspace = { workspaceEdit = { changeAnnotationSupport = { groupsOnLabel = false } } },
+    } or nil,
+    handlers = {
+      ["workspace/applyEdit"] = function(err, params, ctx)
+        return review.apply_edit(err, params, ctx, M.config.review_keys)
+      end,
+    },
     -- One server (one loaded model) for every buffer, whatever its project root.
     reuse_client = function(client, config)
       return client.name == config.name
@@ -174,7 +188,7 @@ function M.request_edit(client, bufnr, arg, on_done)
     else
       local s = summarize(result)
       if s then
-        notify("done (" .. s .. ")")
+        notify((result.status == "rejected" and "rejected" or "done") .. " (" .. s .. ")")
       end
     end
     if on_done then
@@ -275,6 +289,8 @@ local function register()
       root_markers = config.root_markers,
       init_options = config.init_options,
       settings = config.settings,
+      capabilities = config.capabilities,
+      handlers = config.handlers,
       reuse_client = config.reuse_client,
     })
     vim.lsp.enable(NAME)
