@@ -44,7 +44,7 @@ def test_bug_examples_are_valid_python_with_the_original_as_target(examples):
     bugs = [e for e in examples if e.source == "python-bug"]
     assert {e.kind for e in bugs} == set(data.BUG_TYPES)
     for e in bugs:
-        assert data._valid_python(e.before) and data._valid_python(e.after)
+        assert data.valid_python(e.before) and data.valid_python(e.after)
         assert e.instruction.startswith(("Fix", "There is a bug"))
 
 
@@ -73,7 +73,7 @@ def test_python_bug_injects_each_bug_type():
     import random
     for kind in data.BUG_TYPES:
         bug = data.python_bug(text, kind, random.Random(3))
-        assert bug is not None and bug != text and data._valid_python(bug), kind
+        assert bug is not None and bug != text and data.valid_python(bug), kind
 
 
 @pytest.mark.parametrize("before, after, hint", [

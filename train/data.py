@@ -73,7 +73,7 @@ class Snippet:
 def python_functions(root: Path = PYTHON_ROOT) -> list[Snippet]:
     """Top-level functions and methods (dedented) of MIN_LINES..MAX_LINES lines from root/*.py."""
     out = []
-    for path in sorted(Path(root).glob("*.py")):
+    for path in _not_evaluated(Path(root).glob("*.py")):
         try:
             src = path.read_text(encoding="utf-8")
             tree = ast.parse(src)
@@ -112,7 +112,7 @@ def js_files(roots=JS_ROOTS) -> list[Path]:
         if root.is_dir():
             files += [p for p in root.rglob("*.js")
                       if p.is_file() and not re.search(r"\.min\.js$|/dist/|/test/", str(p))]
-    return sorted(files)
+    return _not_evaluated(files)
 
 
 def js_functions(files=None) -> list[Snippet]:
@@ -155,7 +155,7 @@ def prose_files(roots=PROSE_ROOTS) -> list[Path]:
             files += [p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
                       and re.search(r"(?i)(readme[^/]*|\.md|\.markdown|\.txt)$", p.name)
                       and p.stat().st_size < 200_000]
-    return sorted(files)
+    return _not_evaluated(files)
 
 
 def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
@@ -166,7 +166,7 @@ def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
             texts.append((str(path), path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError):
             continue
-    for path in sorted(Path(python_root).glob("*.py")):
+    for path in _not_evaluated(Path(python_root).glob("*.py")):
         try:
             doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True)
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
@@ -190,7 +190,16 @@ def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
     return out
 
 
-def evaluation_lines(include=("humanevalfix-python", "humanevalfix-js", "text")) -> tuple[set[str], set[str], set[str]]:
+def _not_evaluated(paths) -> list[Path]:
+    """Sorted, without the files the long-file benchmark is built from (or copies of them)."""
+    from copy_as_decode.bench.long_corpus import is_source
+    return sorted(p for p in paths if not is_source(p))
+
+
+EVALUATION = ("humanevalfix-python", "humanevalfix-js", "text", "long-python", "long-js", "long-text")
+
+
+def evaluation_lines(include=EVALUATION) -> tuple[set[str], set[str], set[str]]:
     """(distinctive lines, whole documents, function names) of the evaluation corpora found here."""
     from copy_as_decode.bench.corpora import CorpusError, load, user_file
     lines, docs, names = set(), set(), set()
