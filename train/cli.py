@@ -2,6 +2,7 @@
 import sys
 from pathlib import Path
 
+from copy_as_decode.core.contract import DEFAULT_MODEL
 from copy_as_decode.core.grammar import RULES
 
 
@@ -21,7 +22,7 @@ def add_arguments(p) -> None:
     for name, help_ in (("sft", "LoRA fine-tuning; saves a peft adapter usable as --model BASE+ADAPTER_DIR"),
                         ("curve", "learning curve: train on the first N examples for each N, score on HumanEvalFix")):
         s = sub.add_parser(name, help=help_)
-        s.add_argument("--model", default="qwen2.5-coder-0.5b", help="base model spec (built-in name, directory, ...)")
+        s.add_argument("--model", default=DEFAULT_MODEL, help="base model spec (built-in name, directory, ...)")
         s.add_argument("--data", default="results/train.jsonl")
         s.add_argument("--epochs", type=float, default=1.0)
         s.add_argument("--batch", type=int, default=4, help="examples per optimizer step")

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import torch
 
+from copy_as_decode.core.contract import DEFAULT_MODEL
+
 from .sequence import IGNORE, Sequence, serialize_example
 
 TARGET_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -32,7 +34,7 @@ TARGET_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj"
 
 @dataclass
 class Config:
-    model: str = "qwen2.5-coder-0.5b"
+    model: str = DEFAULT_MODEL
     data: str = "results/train.jsonl"
     out: str = "results/adapters/run"
     examples: int | None = None      # first N examples of the file (None: all)
