@@ -7,7 +7,8 @@ import sys
 
 from copy_as_decode.core.contract import DEFAULT_MODEL
 from copy_as_decode.engine import models
-from copy_as_decode.engine.remote import LlamaServer, RemoteEngine, RemoteError, default_server_binary
+from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
+from copy_as_decode.engine.remote import RemoteEngine, RemoteError
 
 
 def main() -> int:

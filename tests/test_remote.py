@@ -18,13 +18,14 @@ import llguidance
 import llguidance.hf
 import pytest
 
+from copy_as_decode.core import gbnf
+from copy_as_decode.core.contract import ContextError, IncompleteEdit
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.gbnf import State, request_grammar, state_after
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import gbnf, models, remote
-from copy_as_decode.core.contract import ContextError, IncompleteEdit
-from copy_as_decode.engine.gbnf import State, request_grammar, state_after
+from copy_as_decode.engine import llama_server, models, wire
 from copy_as_decode.engine.remote import (EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch,
                                           RemoteEngine)
 from copy_as_decode.engine.tracker import ProgramTracker
@@ -93,6 +94,24 @@ def test_request_grammars_follow_the_program_rules(ll_tok, qwen_tokenizer, order
     assert ok(State("gen", 12, partial=4), 'x</gen>') == (True, True)
 
 
+def test_gen_bodies_are_bounded(ll_tok, qwen_tokenizer):
+    def ok(state, text, n=12):
+        return _accepts(ll_tok, qwen_tokenizer, request_grammar(n, state, gen_lines=2), text)
+
+    assert ok(State(), '<gen>a\nb\n</gen>\n<copy lines="1-3"/>') == (True, True)
+    assert ok(State(), '<gen>a\nb</gen>') == (True, True)          # the last line needs no newline
+    assert not ok(State(), '<gen>a\nb\n\n')[0]                      # a third newline
+    assert not ok(State(), '<gen>a\nb\nc')[0]                       # after the last one it can only close
+    assert not ok(State(), '<gen>a</gen><gen>b</gen>')[0]           # no gen after a gen
+    assert not ok(State(), '<gen>a</gen>\n<gen>b</gen>')[0]
+    assert ok(State("gen", 3, partial=2, lines=1), 'x\n</gen>') == (True, True)
+    assert not ok(State("gen", 3, lines=2), 'x')[0]
+    assert ok(State("between", 3, first=False, after_gen=True), '<copy lines="4-4"/>') == (True, True)
+    assert not ok(State("between", 3, first=False, after_gen=True), '<gen>')[0]
+    done = State("between", 12, first=False, after_gen=True)       # every line spent: only the end is left
+    assert ok(done, "") == (True, True) and not ok(done, "\n")[0]
+
+
 def test_state_after_reads_the_program_so_far():
     t = ProgramTracker()
     t.feed('<gen>a</gen><copy lines="2-4"/>')
@@ -100,6 +119,9 @@ def test_state_after_reads_the_program_so_far():
     assert state_after(t.items, "\n") == State("between", 4, first=False, newline=True)
     assert state_after(t.items, '\n<gen>x <a b="c"/></g') == State("gen", 4, partial=3)
     assert state_after(t.items, '<copy lines="7-') == State("copy_end", 4, start=7)
+    assert state_after(t.items, '<gen>a\nb\n</') == State("gen", 4, partial=2, lines=2)
+    t.feed("<gen>x</gen>")
+    assert state_after(t.items, "") == State("between", 4, first=False, after_gen=True)
     assert state_after([], "") == State()
     with pytest.raises(gbnf.ProgramStateError):
         state_after(t.items, "\n\n")
@@ -186,7 +208,7 @@ def test_stop_inside_a_gen_body_continues_the_gen(fake, qwen_tokenizer):
     assert r.program == '<gen><br class="a"/>\n</gen><copy lines="1-2"/><gen>x</gen>'
     assert r.text == '<br class="a"/>\n<p>\nhello\nx'
     first, second, third = fake.completions()
-    assert second["grammar"].startswith("root ::= b0\n")             # still inside the gen body
+    assert second["grammar"].startswith("root ::= b0x0\n")           # still inside the gen body, no line yet
     assert [151643, False] in first["logit_bias"]                    # programs end with <|im_end|> only
     assert second["prompt"] == first["prompt"] + qwen_tokenizer.encode('<gen><br class="a"/>')
     copied = qwen_tokenizer.encode("<p>\nhello\n")
@@ -250,7 +272,7 @@ def test_grammar_refused_by_the_engine(fake, qwen_tokenizer):
 
 
 def test_unreachable_endpoint(qwen_tokenizer):
-    port = remote._free_port()
+    port = llama_server._free_port()
     with pytest.raises(EngineUnreachable, match=f"cannot reach the inference engine at http://127.0.0.1:{port}"):
         RemoteEngine(f"http://127.0.0.1:{port}", MODEL, tokenizer=qwen_tokenizer, retries=1)
 
@@ -264,7 +286,7 @@ def test_timeouts(fake, qwen_tokenizer):
 
 
 def test_model_mismatch_and_api_key(fake, qwen_tokenizer, monkeypatch):
-    monkeypatch.setenv(remote.API_KEY_ENV, "sekret")
+    monkeypatch.setenv(wire.API_KEY_ENV, "sekret")
     fake.routes[("POST", "/tokenize")] = lambda b: (200, {"tokens": [t + 1 for t in qwen_tokenizer.encode(b["content"])]})
     with pytest.raises(ModelMismatch, match="tokenizes differently"):
         RemoteEngine(fake.url, MODEL, tokenizer=qwen_tokenizer)
@@ -300,14 +322,14 @@ def _gguf() -> Path:
 
 @pytest.fixture(scope="module")
 def server():
-    binary = remote.default_server_binary()
+    binary = llama_server.default_server_binary()
     if not binary.exists():
         pytest.skip(f"llama-server not built ({binary}); run scripts/build-llama-server.sh")
     if not _gguf().exists():
         pytest.skip(f"{MODEL} GGUF not installed; run `copy-as-decode models install {MODEL}`")
     log = Path(os.environ.get("TMPDIR", "/tmp")) / "copy-as-decode-test-llama-server.log"
     threads = max(1, min(4, (os.cpu_count() or 2) - 1))  # a spare core: llama.cpp threads stall when one is taken
-    with remote.LlamaServer(binary, _gguf(), parallel=2, ctx=8192, threads=threads, log=log) as s:
+    with llama_server.LlamaServer(binary, _gguf(), parallel=2, ctx=8192, threads=threads, log=log) as s:
         yield s
 
 
@@ -474,26 +496,102 @@ def test_worker_serves_edits_from_the_remote_engine(engine):
     assert replies[3]["result"]["stats"]["remote_cached_tokens"] > 0  # the engine's prefix cache served the repeat
 
 
+def test_verified_is_the_plain_greedy_rewrite_with_drafts(engine, server):
+    """The test engine drafts from its context (llama_server.DRAFT_FROM_CONTEXT); the same rewrite on one that
+    does not must give the same tokens, with most of them drafted."""
+    doc = "".join(f"def f{k}(x):\n    return x * {k} + {k * 7 % 5}\n\n\n" for k in range(4))
+    instruction = "Rename f3 to triple."
+    with llama_server.LlamaServer(server.binary, server.gguf, ctx=2048, threads=server.threads,
+                                  speculative=False) as plain:
+        full = RemoteEngine(plain.url, MODEL, tokenizer=engine.tok)
+        assert full.speculative is False and engine.speculative is True
+        want = full.edit(doc, instruction, "full")
+    got = engine.edit(doc, instruction, "verified")
+    assert got.tokens == want.tokens and got.text == want.text
+    assert got.stats.spliced > len(got.tokens) / 2 and got.stats.drafted >= got.stats.spliced
+    assert got.stats.sampled + got.stats.spliced == len(got.tokens) and want.stats.spliced == 0
+
+
+def test_edits_survive_an_engine_that_stalls_dies_and_restarts(engine, server, monkeypatch):
+    """A stalled engine times out, a killed one (in the middle of a request, or between two requests of one
+    edit) is unreachable: each time one line, nothing applied. Once it is back on its port, the same
+    RemoteEngine edits again."""
+    import signal
+    case = _cases()[0]
+    program = format_program(line_oracle(case.before, case.after), sep="")  # two copies: three requests
+    e = RemoteEngine(server.url, MODEL, tokenizer=engine.tok, retries=1)
+
+    def works():
+        assert e.edit(case.before, case.instruction, "forced", program=program).text == case.after
+
+    e.wire.timeout = 1.0
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(EngineTimeout, match="no answer within 1 s"):
+            works()
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    e.wire.timeout = 300.0
+    works()
+
+    failed = []
+    rewrite = threading.Thread(target=lambda: failed.append(pytest.raises(EngineUnreachable, e.edit, DOC * 8,
+                                                                           "Rename add to plus.", "full")))
+    rewrite.start()
+    deadline = time.monotonic() + 60
+    while not any(s.get("is_processing") for s in e.wire.request("GET", "/slots")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    server.proc.kill()  # a crash in the middle of decoding
+    rewrite.join(30)
+    assert failed and "cannot reach the inference engine" in str(failed[0].value)
+    server.stop()
+    server.start()
+    works()
+
+    spy, original = [], e.complete
+
+    def dies_after_the_first_request(*args, **kwargs):
+        spy.append(original(*args, **kwargs))
+        if len(spy) == 1:
+            server.proc.kill()
+        return spy[-1]
+    monkeypatch.setattr(e, "complete", dies_after_the_first_request)
+    with pytest.raises(EngineUnreachable, match="cannot reach the inference engine"):
+        works()
+    assert len(spy) == 1
+    monkeypatch.undo()
+    server.stop()
+    server.start()
+    works()
+
+
 def test_bench_serve_writes_its_table(server, tmp_path, capsys):
     import argparse
 
     from copy_as_decode.bench import serve_bench
+    corpus = tmp_path / "cases.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"add{k}", "language": "python", "before": DOC.replace("2", str(k)),
+                                          "instruction": "Fix the bug in add.", "after": GOLD.replace("2", str(k))})
+                              + "\n" for k in (2, 3)))
     p = argparse.ArgumentParser()
     serve_bench.add_arguments(p)
     out = tmp_path / "serve.json"
-    args = p.parse_args(["--endpoint", server.url, "--concurrency", "2", "--limit", "2", "--selectors", "forced",
-                         "full", "--max-new-tokens", "16", "--json", str(out)])
+    args = p.parse_args(["--endpoint", server.url, "--concurrency", "1", "2", "--corpus", str(corpus), "--selectors",
+                         "forced", "verified", "full", "--json", str(out)])
     assert serve_bench.run(args) == 0
     report = json.loads(out.read_text())
-    forced, full = report["phases"]["forced"]["summary"], report["phases"]["full"]["summary"]
+    assert [r["concurrency"] for r in report["runs"]] == [1, 2]
+    phases = report["runs"][1]["phases"]
+    forced, verified, full = (phases[s]["summary"] for s in ("forced", "verified", "full"))
     assert forced["edits"] == full["edits"] == 2 and forced["errors"] == 0 and forced["exact"] == 2
-    assert forced["prefilled"] > 0 and forced["cached"] > 0 and "speedup_vs_full" in forced
-    assert "forced" in capsys.readouterr().out
+    assert forced["prefilled"] > 0 and forced["cached"] > 0 and 0 < forced["cache_hit"] < 1
+    assert verified["same_as_full"] == 2 and "speedup_vs_full" in forced
+    assert "verified" in capsys.readouterr().out
 
 
 def test_real_engine_time_out(server):
     """Last: the abandoned request is cancelled by the engine when the client goes away."""
     slow = RemoteEngine(server.url, MODEL, retries=0)
-    slow.timeout = 0.05
+    slow.wire.timeout = 0.05
     with pytest.raises(EngineTimeout, match="no answer within 0.05 s"):
         slow.edit("".join(f"x{k} = {k * 7919 % 1000}\n" for k in range(60)), "fix", "grammar", max_new_tokens=8)

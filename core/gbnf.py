@@ -14,10 +14,15 @@ prefix) whose leaves lead to the end range of that start: about 2 rules per rema
 ORDERED_MAX_LINES remaining lines the copy is split over two requests instead: the first grammar ends after
 `<copy lines="I-` (the engine then samples the end of sequence: one extra forward per copy), the next one
 knows I and allows ends I..n. The resolver checks the order again either way.
+
+Gens are bounded so that a model that starts rewriting the file inside a gen has to stop: a body holds at
+most `gen_lines` newlines (after the last one it can only close), and a gen is never followed by another
+gen (two gens in a row say what one says). Between two copies a program therefore writes at most
+`gen_lines` lines. None lifts the bound (the local grammar, core/grammar.py, has none).
 """
 from dataclasses import dataclass
 
-from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Item
+from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Gen, Item
 
 ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
 COPY_OPEN = '<copy lines="'
@@ -28,8 +33,8 @@ COPY_CLOSE = '"/>'
 class State:
     """Where a program stands between two requests.
 
-    kind "between": after a complete item (or at the start); "gen": inside a gen body whose text ends with
-    the first `partial` characters of "</gen>"; "copy_end": after `<copy lines="START-`.
+    kind "between": after a complete item (or at the start); "gen": inside a gen body holding `lines` newlines
+    whose text ends with the first `partial` characters of "</gen>"; "copy_end": after `<copy lines="START-`.
     """
     kind: str = "between"
     last: int = 0           # lines 1..last are spent
@@ -37,6 +42,8 @@ class State:
     newline: bool = False   # between items, the one separating "\n" is already written
     partial: int = 0
     start: int = 0
+    lines: int = 0
+    after_gen: bool = False  # between items, the last one is a gen
 
 
 class ProgramStateError(ValueError):
@@ -54,49 +61,52 @@ def state_after(items: list[Item], pending: str) -> State:
     if len(lead) > (0 if first else 1):
         raise ProgramStateError(f"unexpected {lead!r} between items")
     if not body:
-        return State("between", last, first, newline=bool(lead))
+        return State("between", last, first, newline=bool(lead), after_gen=bool(items) and isinstance(items[-1], Gen))
     if body.startswith(GEN_OPEN):
         text = body[len(GEN_OPEN):]
         if GEN_CLOSE in text:
             raise ProgramStateError("a closed gen was not reported as complete")
         partial = next(k for k in range(len(GEN_CLOSE) - 1, -1, -1) if text.endswith(GEN_CLOSE[:k]))
-        return State("gen", last, partial=partial)
+        return State("gen", last, partial=partial, lines=text.count("\n"))
     if body.startswith(COPY_OPEN) and body.endswith("-") and body[len(COPY_OPEN):-1].isdigit():
         return State("copy_end", last, start=int(body[len(COPY_OPEN):-1]))
     raise ProgramStateError(f"cannot continue a program from {body[:40]!r}")
 
 
-def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None) -> str:
-    """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end."""
+def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None,
+                    gen_lines: int | None = None) -> str:
+    """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
+    gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded)."""
     n, last = n_lines, state.last
     lo = last + 1
     two_phase = n - last > (ORDERED_MAX_LINES if ordered_max is None else ordered_max)
+    bounded = gen_lines is not None
     if state.kind == "copy_end":
         if not lo <= state.start <= n:
             raise ProgramStateError(f"copy start {state.start} outside {lo}-{n}")
-        root = f"root ::= {_range_expr(state.start, n)} close"
+        root = f"{_range_expr(state.start, n)} close"
     elif state.kind == "gen":
-        root = f"root ::= b{state.partial}"
+        if bounded and (state.lines > gen_lines or state.lines == gen_lines and state.partial):
+            raise ProgramStateError(f"a gen body of more than {gen_lines} lines")
+        root = _body_name(state.partial, state.lines if bounded else None)
     elif state.first:
-        root = "root ::= item?"
-    elif state.newline:
-        root = "root ::= item"
+        root = "item?"
+    elif state.after_gen and bounded:
+        if state.newline and last == n:
+            raise ProgramStateError("nothing may follow a gen once every line is spent")
+        root = "copy" if state.newline else "aftergen"
     else:
-        root = "root ::= after"
+        root = "item" if state.newline else "after"
     rules = [
-        root,
+        "root ::= " + root,
         'after ::= ("\\n"? item)?',
         "item ::= gen" + (" | copy" if last < n else ""),
-        'gen ::= "<gen>" b0',
-        # b<k>: the body so far ends with the first k characters of "</gen>" (and nowhere contains all of it).
-        "b0 ::= [^<] b0 | \"<\" b1",
-        "b1 ::= [^</] b0 | \"<\" b1 | \"/\" b2",
-        "b2 ::= [^<g] b0 | \"<\" b1 | \"g\" b3",
-        "b3 ::= [^<e] b0 | \"<\" b1 | \"e\" b4",
-        "b4 ::= [^<n] b0 | \"<\" b1 | \"n\" b5",
-        "b5 ::= [^<>] b0 | \"<\" b1 | \">\" after",
+        'gen ::= "<gen>" ' + _body_name(0, 0 if bounded else None),
         'close ::= "\\"/>"',
     ]
+    if bounded:
+        rules.append('aftergen ::= ("\\n"? copy)?' if last < n else 'aftergen ::= ""')
+    rules += _body(gen_lines, "aftergen" if bounded else "after")
     if last < n:
         if two_phase:
             rules.append(f'copy ::= "<copy lines=\\"" {_range_expr(lo, n)} "-"')
@@ -104,6 +114,28 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
             rules.append('copy ::= "<copy lines=\\"" s')
             rules += _ordered(lo, n)
     return "\n".join(rules) + "\n"
+
+
+def _body_name(partial: int, lines: int | None) -> str:
+    return f"b{partial}" if lines is None else f"b{partial}x{lines}"
+
+
+def _body(gen_lines: int | None, tail: str) -> list[str]:
+    """Rules b<k> (unbounded) or b<k>x<l> (l newlines so far): the body ends with the first k characters of
+    "</gen>" and nowhere contains all of it; closing it goes on to `tail`. At l = gen_lines it can only close."""
+    rules = []
+    for lines in [None] if gen_lines is None else range(gen_lines):
+        for k, want in enumerate(GEN_CLOSE):
+            other = "<" + (want if want != "<" else "") + ("\\n" if lines is not None else "")
+            alts = [f"[^{other}] {_body_name(0, lines)}", f'"<" {_body_name(1, lines)}']
+            if want != "<":
+                alts.append(f'"{want}" ' + (tail if k == len(GEN_CLOSE) - 1 else _body_name(k + 1, lines)))
+            if lines is not None:
+                alts.append(f'"\\n" {_body_name(0, lines + 1)}')
+            rules.append(f"{_body_name(k, lines)} ::= " + " | ".join(alts))
+    if gen_lines is not None:
+        rules.append(f'{_body_name(0, gen_lines)} ::= "{GEN_CLOSE}" {tail}')
+    return rules
 
 
 def _ordered(lo: int, n: int) -> list[str]:
