@@ -139,6 +139,20 @@ def spread(cases: list, limit: int) -> list:
     return [cases[round(k * (len(cases) - 1) / max(n - 1, 1))] for k in range(n)]
 
 
+def line_range(value: str) -> tuple[int, int]:
+    """argparse type for `--lines LO-HI`."""
+    lo, _, hi = value.partition("-")
+    return int(lo), int(hi)
+
+
+def within_lines(cases: list, lines: tuple[int, int] | None) -> list:
+    """The cases whose document (as the user has it open) has LO..HI lines; all of them for None."""
+    from copy_as_decode.core.document import split_lines
+    if lines is None:
+        return cases
+    return [c for c in cases if lines[0] <= len(split_lines(user_file(c)[0])) <= lines[1]]
+
+
 def load_all(names=CORPORA) -> dict[str, list[Case]]:
     return {name: load(name) for name in names}
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
-SELECTORS = ("grammar", "grammar-cold", "verified", "full", "prompt-lookup")
+SELECTORS = ("auto", "grammar", "grammar-cold", "verified", "full", "prompt-lookup")
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
@@ -40,6 +40,7 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
 
 
 def add_arguments(p) -> None:
+    from copy_as_decode.bench.corpora import line_range
     from copy_as_decode.cli import add_engine_arguments, budget_arg
     add_engine_arguments(p)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
@@ -47,7 +48,9 @@ def add_arguments(p) -> None:
                    help=f"named corpora (default, without --corpus: {' '.join(DEFAULT_CORPORA)})")
     p.add_argument("--corpus", action="append", default=[], metavar="PATH.jsonl",
                    help="a JSONL file in the case format (repeatable)")
-    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s != "grammar-cold"], choices=SELECTORS)
+    p.add_argument("--lines", type=line_range, metavar="LO-HI", help="only cases whose document has LO..HI lines")
+    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
+                   choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
@@ -118,7 +121,8 @@ def run_case(engine, case, selector, args) -> dict:
             text, s = document, None
         row = dict(not_run) if s is None else {
             "sampled": s.sampled, "spliced": s.spliced, "forwards": s.forwards, "prefill_s": s.prefill_s,
-            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, **extra}
+            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, **extra}
+    row.setdefault("ran", selector)  # what `auto` picked
     row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=time.perf_counter() - start, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
@@ -257,7 +261,7 @@ def run(args) -> int:
     import torch
     from tqdm import tqdm
 
-    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.bench.corpora import spread, within_lines
     from copy_as_decode.cli import engine_from
     corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
     engine = engine_from(args)
@@ -267,7 +271,7 @@ def run(args) -> int:
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     for corpus, cases in corpora:
         rows = []
-        for case in tqdm(spread(cases, args.limit), desc=corpus, file=sys.stderr):
+        for case in tqdm(spread(within_lines(cases, args.lines), args.limit), desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args) for sel in args.selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows

@@ -14,7 +14,7 @@ tokens served from its prefix cache (the cache hits), next to the tokens the pro
 
 `verified` and `full` send the same request: what differs is the engine. `--launch` starts both for each
 concurrency, fresh (empty caches), with C slots: the speculative one for grammar/forced/verified, a plain one
-for full. Otherwise `--endpoint` serves every phase and `--baseline-endpoint` (default: the same) serves full.
+for full (llama-server, or vLLM with `--launch vllm`). Otherwise `--endpoint` serves every phase and `--baseline-endpoint` (default: the same) serves full.
 """
 import json
 import os
@@ -26,23 +26,29 @@ from contextlib import ExitStack
 from pathlib import Path
 
 SELECTORS = ("grammar", "forced", "verified", "full")
+LAUNCH = ("llama.cpp", "vllm")
 
 
 def add_arguments(p) -> None:
+    from copy_as_decode.bench.corpora import line_range
     from copy_as_decode.cli import budget_arg
     from copy_as_decode.core.contract import DEFAULT_MODEL
     from copy_as_decode.engine.remote import APIS, ENDPOINT_ENV, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")
     p.add_argument("--baseline-endpoint", help="the engine that runs `full` (default: --endpoint)")
-    p.add_argument("--launch", action="store_true",
-                   help="start llama-server (scripts/build-llama-server.sh) for each concurrency: with and without drafts")
-    p.add_argument("--threads", type=int, default=1, help="--launch: llama-server threads (-t)")
+    p.add_argument("--launch", nargs="?", const="llama.cpp", choices=LAUNCH,
+                   help="start two fresh servers for each concurrency, with and without drafts: llama-server "
+                        "(the default; scripts/build-llama-server.sh) or vLLM (scripts/setup-vllm.sh)")
+    p.add_argument("--threads", type=int, default=1, help="--launch: engine threads (llama-server -t, vLLM OpenMP)")
+    p.add_argument("--draft-args", type=str.split, metavar="'ARGS'",
+                   help="--launch llama.cpp: the drafting server's speculative options "
+                        "(default: llama_server.DRAFT_FROM_CONTEXT)")
     p.add_argument("--concurrency", type=int, nargs="+", default=[4], help="edits in flight at once (threads); "
                    "several values run one after the other")
     p.add_argument("--limit", type=int, default=4, help="cases (spread evenly over the corpus)")
     p.add_argument("--corpus", default="humanevalfix-python", help="a corpus name or a .jsonl file of cases")
-    p.add_argument("--lines", type=_line_range, metavar="LO-HI", help="only cases whose document has LO..HI lines")
+    p.add_argument("--lines", type=line_range, metavar="LO-HI", help="only cases whose document has LO..HI lines")
     p.add_argument("--selectors", nargs="+", default=list(SELECTORS), choices=SELECTORS)
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
@@ -59,18 +65,9 @@ def _gen_lines(value: str) -> int | None:
     return None if value == "none" else int(value)
 
 
-def _line_range(value: str) -> tuple[int, int]:
-    lo, _, hi = value.partition("-")
-    return int(lo), int(hi)
-
-
 def load_cases(corpus: str, limit: int, lines: tuple[int, int] | None = None) -> list:
-    from copy_as_decode.bench.corpora import load, load_file, spread
-    from copy_as_decode.core.document import split_lines
-    cases = load_file(corpus) if corpus.endswith(".jsonl") else load(corpus)
-    if lines:
-        cases = [c for c in cases if lines[0] <= len(split_lines(c.before)) <= lines[1]]
-    return spread(cases, limit)
+    from copy_as_decode.bench.corpora import load, load_file, spread, within_lines
+    return spread(within_lines(load_file(corpus) if corpus.endswith(".jsonl") else load(corpus), lines), limit)
 
 
 def run_one(engine, case, selector: str, max_new_tokens: int) -> dict:
@@ -119,7 +116,8 @@ def summarize(rows: list[dict], wall_s: float) -> dict:
             "tokens_per_s": out_tokens / wall_s if wall_s else float("nan"),
             "p50_s": percentile(lat, 0.5), "p95_s": percentile(lat, 0.95),
             "sampled": sum(r["sampled"] for r in ok), "spliced": sum(r["spliced"] for r in ok),
-            "drafted": sum(r["drafted"] for r in ok), "requests": sum(r["requests"] for r in ok),
+            "drafted": sum(r["drafted"] for r in ok), "draft_accepted": sum(r["spliced"] for r in ok)
+            if any(r["drafted"] for r in ok) else 0, "requests": sum(r["requests"] for r in ok),
             "prefilled": prefilled, "cached": cached,
             "cache_hit": cached / (prefilled + cached) if prefilled + cached else float("nan"),
             "exact": sum(bool(r.get("exact")) for r in ok)}
@@ -161,10 +159,37 @@ def slot_context(tok, cases) -> int:
     return -(-need // 1024) * 1024
 
 
+def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int | None) -> list:
+    """[the engine for grammar/forced/verified, the one for full] (one engine when they are the same): fresh
+    servers with `concurrency` slots under --launch, else the given endpoints."""
+    from copy_as_decode.engine import models, vllm_server
+    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
+    from copy_as_decode.engine.remote import RemoteEngine
+    if args.launch == "vllm":  # loaded side by side: each compiles its kernels for a minute or two
+        pair = [vllm_server.VllmServer(vllm_server.default_python(), args.model, speculative=s,
+                                       max_model_len=slot_ctx, threads=args.threads,
+                                       extra=["--max-num-seqs", str(concurrency)]) for s in (True, False)]
+        for server in pair:
+            stack.callback(server.stop)
+            server.launch()
+        urls = [server.wait().url for server in pair]
+    elif args.launch:
+        gguf = models.cache_dir(args.model) / models.BUILTINS[args.model].gguf_name
+
+        def launch(speculative: bool, extra: list[str]) -> str:
+            return stack.enter_context(LlamaServer(default_server_binary(), gguf, parallel=concurrency,
+                                                   ctx=concurrency * slot_ctx, threads=args.threads,
+                                                   speculative=speculative, extra=extra)).url
+        urls = [launch(args.draft_args is None, args.draft_args or []), launch(False, [])]
+    else:
+        urls = [args.endpoint, args.baseline_endpoint or args.endpoint]
+    return [RemoteEngine(url, args.model, api=args.api, timeout=args.request_timeout, tokenizer=tok,
+                         gen_lines=args.gen_lines) for url in dict.fromkeys(urls)]
+
+
 def run(args) -> int:
     from copy_as_decode.engine import models
-    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
-    from copy_as_decode.engine.remote import RemoteEngine, RemoteError, load_tokenizer
+    from copy_as_decode.engine.remote import RemoteError, load_tokenizer
     if not args.endpoint and not args.launch:
         print("bench serve: --endpoint URL (e.g. a llama-server started with --parallel C) or --launch is required",
               file=sys.stderr)
@@ -176,43 +201,39 @@ def run(args) -> int:
     tok = load_tokenizer(args.model)
     report = {"cpus": os.cpu_count(), "corpus": args.corpus, "cases": [c.id for c in cases],
               "max_new_tokens": args.max_new_tokens, "gen_lines": args.gen_lines, "runs": []}
+    slot_ctx = slot_context(tok, cases) if args.launch else None
     if args.launch:
-        gguf = models.cache_dir(args.model) / models.BUILTINS[args.model].gguf_name
-        report["slot_context"], report["threads"] = slot_context(tok, cases), args.threads
+        report.update(slot_context=slot_ctx, threads=args.threads, draft_args=args.draft_args)
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
     for concurrency in args.concurrency:
         with ExitStack() as stack:
             try:
-                if args.launch:
-                    servers = [stack.enter_context(LlamaServer(
-                        default_server_binary(), gguf, parallel=concurrency, ctx=concurrency * report["slot_context"],
-                        threads=args.threads, speculative=speculative)) for speculative in (True, False)]
-                    urls = [s.url for s in servers]
-                else:
-                    urls = [args.endpoint, args.baseline_endpoint or args.endpoint]
-                engines = [RemoteEngine(url, args.model, api=args.api, timeout=args.request_timeout, tokenizer=tok,
-                                        gen_lines=args.gen_lines) for url in dict.fromkeys(urls)]
+                engines = start_engines(args, stack, concurrency, tok, slot_ctx)
             except RemoteError as e:
                 print(f"bench serve: {e}", file=sys.stderr)
                 return 2
-            main, baseline = engines[0], engines[-1]
             for engine in engines:  # first-call costs stay out of the timings
                 engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
             run_report = {"concurrency": concurrency, "load_average_before": os.getloadavg(),
                           "engines": {e.base: {"api": e.api, "served_model": e.served_model, "slot_context": e.context,
                                                "speculative": e.speculative} for e in engines}, "phases": {}}
             for selector in args.selectors:
-                engine = baseline if selector == "full" else main
+                engine = engines[-1] if selector == "full" else engines[0]
                 print(f"serve: {selector} x {len(cases)} at concurrency {concurrency} on {engine.base} ...",
                       file=sys.stderr)
+                counters = engine.wire.draft_counters()
                 rows, wall = phase(engine, cases, selector, concurrency, args.max_new_tokens)
-                run_report["phases"][selector] = {"engine": engine.base, "summary": summarize(rows, wall), "rows": rows}
+                summary = summarize(rows, wall)
+                if counters is not None:  # vLLM counts its drafts per engine, not per request
+                    summary["drafted"], summary["draft_accepted"] = (
+                        a - b for a, b in zip(engine.wire.draft_counters(), counters))
+                run_report["phases"][selector] = {"engine": engine.base, "summary": summary, "rows": rows}
             run_report["load_average_after"] = os.getloadavg()
             compare(run_report)
             report["runs"].append(run_report)
+            out.write_text(json.dumps(report, indent=1))  # after each run: a long benchmark keeps what it measured
             print_run(run_report, len(cases), args.corpus)
-    out = Path(args.json)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1))
     print("vs full: full's wall time / this phase's; p50 vs: median over cases of full's latency / this latency; "
           "hit: prompt tokens served from the engine's prefix cache")
     print(f"wrote {out}")
@@ -238,7 +259,7 @@ def print_run(run: dict, n_cases: int, corpus: str) -> None:
               f"{s['cached']:>8} {s['cache_hit']:>5.0%} {s['requests']:>5} {vs:>8} {vs50:>7} {s['exact']:>5}")
         if "same_as_full" in s:
             print(f"  verified: {s['same_as_full']} of {s['edits'] - s['errors']} rewrites token for token full's; "
-                  f"{s['spliced']} of {s['drafted']} drafted tokens accepted")
+                  f"{s['draft_accepted']} of {s['drafted']} drafted tokens accepted")
         if s["errors"]:
             print(f"  {s['errors']} failed: " + "; ".join(r["error"] for r in data["rows"] if "error" in r)[:300])
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from copy_as_decode.core import contract
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
-           "lsp-latency": "lsp_latency", "serve": "serve_bench"}
+           "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards"}
 
 
 OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "train": "copy_as_decode.train.cli"}

@@ -7,7 +7,9 @@ the program stands (`State`) and ends right after the next copy tag's `"/>`: aft
 sequence is allowed, which a stop string on `"/>` cuts short. Because every request knows how many lines are
 already spent, the line numbers are exact, as in core/grammar.py: a copy starts after the last copied line,
 ends at or after its start, and stays within 1..n; numbers have no leading zeros; a copy is offered only while
-a line remains. Gen bodies cannot contain "</gen>": the body is a six-state automaton over the characters.
+a line remains. Gen bodies cannot contain "</gen>", nor (unless `tags_in_gen`) "<copy" or "<gen>": an untrained
+model types copy tags into a gen and goes on rewriting the file there. The body is a small automaton over the
+characters whose states are the body's last characters that begin one of those words.
 
 The end number depends on the start number, so the start is spelled through a decimal trie (one rule per
 prefix) whose leaves lead to the end range of that start: about 2 rules per remaining line. Above
@@ -27,6 +29,7 @@ from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Gen
 ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
 COPY_OPEN = '<copy lines="'
 COPY_CLOSE = '"/>'
+TAGS = ("<copy", GEN_OPEN)  # never inside a gen body unless tags_in_gen
 
 
 @dataclass(frozen=True)
@@ -34,13 +37,14 @@ class State:
     """Where a program stands between two requests.
 
     kind "between": after a complete item (or at the start); "gen": inside a gen body holding `lines` newlines
-    whose text ends with the first `partial` characters of "</gen>"; "copy_end": after `<copy lines="START-`.
+    whose text ends with `partial`, the longest end that begins "</gen>" (or a tag); "copy_end": after
+    `<copy lines="START-`.
     """
     kind: str = "between"
     last: int = 0           # lines 1..last are spent
     first: bool = True      # nothing written yet (no "\n" may lead)
     newline: bool = False   # between items, the one separating "\n" is already written
-    partial: int = 0
+    partial: str = ""
     start: int = 0
     lines: int = 0
     after_gen: bool = False  # between items, the last one is a gen
@@ -50,7 +54,7 @@ class ProgramStateError(ValueError):
     """The program text is not a prefix of any program the grammar allows."""
 
 
-def state_after(items: list[Item], pending: str) -> State:
+def state_after(items: list[Item], pending: str, tags_in_gen: bool = False) -> State:
     """The state after complete `items` and the unfinished text `pending` that follows them."""
     last = max((it.end for it in items if isinstance(it, Copy)), default=0)
     if any(isinstance(it, CopySpan) for it in items):
@@ -66,7 +70,9 @@ def state_after(items: list[Item], pending: str) -> State:
         text = body[len(GEN_OPEN):]
         if GEN_CLOSE in text:
             raise ProgramStateError("a closed gen was not reported as complete")
-        partial = next(k for k in range(len(GEN_CLOSE) - 1, -1, -1) if text.endswith(GEN_CLOSE[:k]))
+        if not tags_in_gen and (tag := next((t for t in TAGS if t in text), None)):
+            raise ProgramStateError(f"{tag!r} inside a gen body")
+        partial = next(p for p in sorted(_prefixes(tags_in_gen), key=len, reverse=True) if text.endswith(p))
         return State("gen", last, partial=partial, lines=text.count("\n"))
     if body.startswith(COPY_OPEN) and body.endswith("-") and body[len(COPY_OPEN):-1].isdigit():
         return State("copy_end", last, start=int(body[len(COPY_OPEN):-1]))
@@ -74,9 +80,11 @@ def state_after(items: list[Item], pending: str) -> State:
 
 
 def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None,
-                    gen_lines: int | None = None) -> str:
+                    gen_lines: int | None = None, tags_in_gen: bool = False) -> str:
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
-    gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded)."""
+    gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded), without "<copy" and
+    "<gen>" unless `tags_in_gen`."""
+    body = _Body(tags_in_gen)
     n, last = n_lines, state.last
     lo = last + 1
     two_phase = n - last > (ORDERED_MAX_LINES if ordered_max is None else ordered_max)
@@ -88,7 +96,7 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     elif state.kind == "gen":
         if bounded and (state.lines > gen_lines or state.lines == gen_lines and state.partial):
             raise ProgramStateError(f"a gen body of more than {gen_lines} lines")
-        root = _body_name(state.partial, state.lines if bounded else None)
+        root = body.name(state.partial, state.lines if bounded else None)
     elif state.first:
         root = "item?"
     elif state.after_gen and bounded:
@@ -101,12 +109,12 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
         "root ::= " + root,
         'after ::= ("\\n"? item)?',
         "item ::= gen" + (" | copy" if last < n else ""),
-        'gen ::= "<gen>" ' + _body_name(0, 0 if bounded else None),
+        'gen ::= "<gen>" ' + body.name("", 0 if bounded else None),
         'close ::= "\\"/>"',
     ]
     if bounded:
         rules.append('aftergen ::= ("\\n"? copy)?' if last < n else 'aftergen ::= ""')
-    rules += _body(gen_lines, "aftergen" if bounded else "after")
+    rules += body.rules(gen_lines, "aftergen" if bounded else "after")
     if last < n:
         if two_phase:
             rules.append(f'copy ::= "<copy lines=\\"" {_range_expr(lo, n)} "-"')
@@ -116,26 +124,53 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     return "\n".join(rules) + "\n"
 
 
-def _body_name(partial: int, lines: int | None) -> str:
-    return f"b{partial}" if lines is None else f"b{partial}x{lines}"
+def _prefixes(tags_in_gen: bool) -> set[str]:
+    """The automaton's states: every proper beginning of "</gen>" and of the forbidden tags, "" included."""
+    words = (GEN_CLOSE,) + (() if tags_in_gen else TAGS)
+    return {w[:k] for w in words for k in range(len(w))}
 
 
-def _body(gen_lines: int | None, tail: str) -> list[str]:
-    """Rules b<k> (unbounded) or b<k>x<l> (l newlines so far): the body ends with the first k characters of
-    "</gen>" and nowhere contains all of it; closing it goes on to `tail`. At l = gen_lines it can only close."""
-    rules = []
-    for lines in [None] if gen_lines is None else range(gen_lines):
-        for k, want in enumerate(GEN_CLOSE):
-            other = "<" + (want if want != "<" else "") + ("\\n" if lines is not None else "")
-            alts = [f"[^{other}] {_body_name(0, lines)}", f'"<" {_body_name(1, lines)}']
-            if want != "<":
-                alts.append(f'"{want}" ' + (tail if k == len(GEN_CLOSE) - 1 else _body_name(k + 1, lines)))
-            if lines is not None:
-                alts.append(f'"\\n" {_body_name(0, lines + 1)}')
-            rules.append(f"{_body_name(k, lines)} ::= " + " | ".join(alts))
-    if gen_lines is not None:
-        rules.append(f'{_body_name(0, gen_lines)} ::= "{GEN_CLOSE}" {tail}')
-    return rules
+class _Body:
+    """Rules for a gen body: after each character, the state is the longest end of the body that begins
+    "</gen>" or a forbidden tag; completing "</gen>" closes the body, completing a tag is not allowed."""
+
+    def __init__(self, tags_in_gen: bool):
+        self.states = sorted(_prefixes(tags_in_gen), key=lambda p: (len(p), p))
+        self.forbidden = () if tags_in_gen else TAGS
+        self.alphabet = sorted(set(GEN_CLOSE + "".join(self.forbidden)))
+
+    def name(self, partial: str, lines: int | None) -> str:
+        k = self.states.index(partial)
+        return f"b{k}" if lines is None else f"b{k}x{lines}"
+
+    def step(self, partial: str, c: str) -> str | None:
+        """The next state, GEN_CLOSE when the body closes, None when c completes a forbidden tag."""
+        text = partial + c
+        if text.endswith(GEN_CLOSE):
+            return GEN_CLOSE
+        if any(text.endswith(t) for t in self.forbidden):
+            return None
+        return next(text[k:] for k in range(len(text) + 1) if text[k:] in self.states)
+
+    def rules(self, gen_lines: int | None, tail: str) -> list[str]:
+        """b<k> (unbounded) or b<k>x<l> (l newlines so far); at l = gen_lines the body can only close."""
+        out = []
+        for lines in [None] if gen_lines is None else range(gen_lines):
+            for partial in self.states:
+                moves = {c: self.step(partial, c) for c in self.alphabet}
+                special = [c for c, to in moves.items() if to != ""] + (["\\n"] if lines is not None else [])
+                alts = [f"[^{''.join(special)}] {self.name('', lines)}"]
+                for c, to in moves.items():
+                    if to == GEN_CLOSE:
+                        alts.append(f'"{c}" {tail}')
+                    elif to:
+                        alts.append(f'"{c}" {self.name(to, lines)}')
+                if lines is not None:
+                    alts.append(f'"\\n" {self.name("", lines + 1)}')
+                out.append(f"{self.name(partial, lines)} ::= " + " | ".join(alts))
+        if gen_lines is not None:
+            out.append(f'{self.name("", gen_lines)} ::= "{GEN_CLOSE}" {tail}')
+        return out
 
 
 def _ordered(lo: int, n: int) -> list[str]:

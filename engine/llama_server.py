@@ -8,17 +8,10 @@ docs/scale-out.md): the engine drafts from n-grams of its own context, where the
 and checks each draft against its own greedy choice. With or without drafts it keeps ggml's plain weight
 layout (BATCH_INVARIANT): with one thread a greedy rewrite is then the same token for token either way.
 """
-import ctypes
-import http.client
 import os
-import signal
-import socket
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
-from .wire import EngineTimeout, RemoteError
+from .engine_process import EngineProcess, free_port
 
 SERVER_ENV = "COPY_AS_DECODE_LLAMA_SERVER"
 # A drafted token gets exactly the numbers of a decode step from ggml's CPU kernels only in the plain weight
@@ -39,70 +32,18 @@ def default_server_binary() -> Path:
     return Path(env) if env else Path(__file__).resolve().parent.parent / ".tools" / "llama-server" / "llama-server"
 
 
-class LlamaServer:
-    """One llama-server process; start() again after stop() brings it back on the same port."""
+class LlamaServer(EngineProcess):
+    """One llama-server process."""
+    name = "llama-server"
 
     def __init__(self, binary: str | Path, gguf: str | Path, *, port: int | None = None, parallel: int = 1,
                  ctx: int = 4096, threads: int | None = None, speculative: bool = True, extra: list[str] = (),
                  log: str | Path | None = None, ready_timeout: float = 180.0):
         self.binary, self.gguf, self.threads = Path(binary), Path(gguf), threads
-        self.port = port or _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.args = [str(self.binary), "-m", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
-                     "-c", str(ctx), "--parallel", str(parallel), "--no-webui", *BATCH_INVARIANT,
-                     *(DRAFT_FROM_CONTEXT if speculative else []), *extra]
+        port = port or free_port()
+        args = [str(self.binary), "-m", str(self.gguf), "--host", "127.0.0.1", "--port", str(port),
+                "-c", str(ctx), "--parallel", str(parallel), "--no-webui", *BATCH_INVARIANT,
+                *(DRAFT_FROM_CONTEXT if speculative else []), *extra]
         if threads:
-            self.args += ["-t", str(threads), "-tb", str(threads)]
-        self.log, self.ready_timeout, self.proc, self._out = log, ready_timeout, None, None
-
-    def start(self) -> "LlamaServer":
-        self._out = open(self.log, "ab") if self.log else None
-        self.proc = subprocess.Popen(self.args, stdout=self._out or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-        deadline = time.monotonic() + self.ready_timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                self.stop()
-                raise RemoteError(f"llama-server exited with code {self.proc.returncode}: {' '.join(self.args)}")
-            try:
-                with urllib.request.urlopen(self.url + "/health", timeout=2) as r:
-                    if r.status == 200:
-                        return self
-            except (OSError, http.client.HTTPException):  # refused while it binds, 503 while it loads
-                pass
-            time.sleep(0.25)
-        self.stop()
-        raise EngineTimeout(f"llama-server not ready after {self.ready_timeout:g} s")
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(3)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        if self._out:
-            self._out.close()
-            self._out = None
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
-
-
-def _die_with_parent() -> None:
-    """Linux: the server gets SIGTERM when the thread that started it ends (a crashed run leaves none behind;
-    start servers from a thread that outlives them)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+            args += ["-t", str(threads), "-tb", str(threads)]
+        super().__init__(args, port=port, log=log, ready_timeout=ready_timeout)

@@ -53,12 +53,13 @@ class RemoteEngine(EditFront):
 
     `verified` and `full` are the same greedy rewrite request: drafting from the document is the engine's own
     speculative decoding (llama-server `--spec-type ngram-simple`, engine/llama_server.py), which keeps the
-    output its greedy one. `gen_lines` bounds generated gens (core/gbnf.py; None: unbounded)."""
+    output its greedy one. `gen_lines` bounds generated gens (core/gbnf.py; None: unbounded); `tags_in_gen`
+    lets gen bodies hold "<copy" and "<gen>"."""
 
     def __init__(self, endpoint: str | None = None, model: str = DEFAULT_MODEL, *, api: str = "auto",
                  api_key: str | None = None, timeout: float = 300.0, retries: int = 2, tokenizer=None,
                  served_model: str | None = None, grammar_param: str | None = None, verify_tokenizer: bool = True,
-                 gen_lines: int | None = GEN_LINES):
+                 gen_lines: int | None = GEN_LINES, tags_in_gen: bool = False):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)
         if not endpoint:
             raise ValueError(f"the remote backend needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
@@ -75,7 +76,7 @@ class RemoteEngine(EditFront):
         self.served_model = self.wire.served_model
         self.model_name = f"{self.served_model} @ {self.base}"
         self.speculative = self.wire.speculative()
-        self.gen_lines = gen_lines
+        self.gen_lines, self.tags_in_gen = gen_lines, tags_in_gen
         self.trained = False  # the engine's own programs ran slower than its rewrite (docs/scale-out.md)
         self.device, self.dtype = f"remote ({self.api})", "remote"
         self.tokenizer_verified = self._verify_tokenizer() if verify_tokenizer else False
@@ -103,7 +104,7 @@ class RemoteEngine(EditFront):
             hooks.check()
             state = self._state(tracker)
             try:
-                grammar = gbnf.request_grammar(len(lines), state, gen_lines=gen_lines)
+                grammar = gbnf.request_grammar(len(lines), state, gen_lines=gen_lines, tags_in_gen=self.tags_in_gen)
             except gbnf.ProgramStateError as e:
                 raise GrammarRefused(f"the engine wrote a program its grammar does not allow: {e}") from None
             c = self._complete(run, max_new_tokens - run.stats.sampled, temperature, grammar, [STOP_COPY],
@@ -135,7 +136,7 @@ class RemoteEngine(EditFront):
         probe = ProgramTracker()
         probe.feed(tracker.text + c.text)
         try:
-            state = gbnf.state_after(probe.items, probe.text[probe.done:])
+            state = gbnf.state_after(probe.items, probe.text[probe.done:], self.tags_in_gen)
             eos = (state.kind == "between" and not state.newline) or state.kind == "copy_end"
         except gbnf.ProgramStateError:
             eos = False
@@ -150,7 +151,7 @@ class RemoteEngine(EditFront):
 
     def _state(self, tracker: ProgramTracker) -> gbnf.State:
         try:
-            return gbnf.state_after(tracker.items, tracker.text[tracker.done:])
+            return gbnf.state_after(tracker.items, tracker.text[tracker.done:], self.tags_in_gen)
         except gbnf.ProgramStateError as e:
             raise GrammarRefused(f"the engine wrote text outside the program grammar: {e}") from None
 

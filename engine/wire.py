@@ -139,6 +139,8 @@ class Wire:
             text += reason if isinstance(reason, str) else stop[0]
         ids = choice.get("token_ids")
         tokens = [int(x) for x in ids if int(x) not in self.eog] if ids is not None else None
+        if ids and int(ids[-1]) in self.eog:  # the ids say it when the server's fields do not
+            stop_kind = "eos"
         return Completion(tokens, text, stop_kind, prompt_n, cached, timings.get("prompt_ms"),
                           timings.get("predicted_ms"), 0.0, timings.get("draft_n") or 0,
                           timings.get("draft_n_accepted") or 0)
@@ -169,6 +171,23 @@ class Wire:
         except RemoteError:
             return None  # started with --no-slots
         return any(s.get("speculative") for s in slots) if isinstance(slots, list) else None
+
+    def draft_counters(self) -> tuple[int, int] | None:
+        """(tokens drafted, tokens accepted) by the engine's speculative decoding since it started, from its
+        Prometheus `/metrics` (vLLM); None when it exposes none."""
+        url = self.base + "/metrics"
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=self._headers()), timeout=10) as r:
+                text = r.read().decode()
+        except (OSError, http.client.HTTPException):
+            return None
+        totals = {}
+        for line in text.splitlines():
+            name = line.split("{", 1)[0]
+            if name in ("vllm:spec_decode_num_draft_tokens_total", "vllm:spec_decode_num_accepted_tokens_total"):
+                totals[name] = totals.get(name, 0) + int(float(line.rsplit(" ", 1)[1]))
+        return tuple(totals.get(f"vllm:spec_decode_num_{k}_tokens_total", 0) for k in ("draft", "accepted")) \
+            if totals else None
 
     def _models(self) -> dict:
         r = self.request("GET", "/v1/models")
@@ -222,7 +241,7 @@ def _openai_stop(choice: dict) -> str:
     reason = choice.get("stop_reason", choice.get("matched_stop"))  # vLLM, SGLang
     if isinstance(reason, str):
         return "word"
-    if isinstance(reason, int):
+    if isinstance(reason, int) or (reason is None and "stop_reason" in choice):  # vLLM: None is the end token
         return "eos"
     return "stop"
 

@@ -25,7 +25,7 @@ from copy_as_decode.core.gbnf import State, request_grammar, state_after
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import llama_server, models, wire
+from copy_as_decode.engine import engine_process, llama_server, models, wire
 from copy_as_decode.engine.remote import (EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch,
                                           RemoteEngine)
 from copy_as_decode.engine.tracker import ProgramTracker
@@ -90,8 +90,16 @@ def test_request_grammars_follow_the_program_rules(ll_tok, qwen_tokenizer, order
     assert ok(done, '<gen><a href="x"/> </ge </g<</gen>') == (True, True)
     assert not ok(done, '<gen>x </gen></gen>')[0]
     assert not ok(done, '<gen>x <</gen><</gen>')[0]
-    assert ok(State("gen", 12, partial=4), 'n>') == (True, True)  # the body so far ends with "</ge"
-    assert ok(State("gen", 12, partial=4), 'x</gen>') == (True, True)
+    assert ok(State("gen", 12, partial="</ge"), 'n>') == (True, True)  # the body so far ends with "</ge"
+    assert ok(State("gen", 12, partial="</ge"), 'x</gen>') == (True, True)
+    # ... nor a copy tag or a gen opening (the untrained model's runaway), unless tags_in_gen
+    for body in ('<copy lines="3-4"/>', "x <gen>y", "<<copy", "</<gen>"):
+        assert not ok(done, f"<gen>{body}</gen>")[0], body
+        tagged = request_grammar(n, done, ordered_max, tags_in_gen=True)
+        assert _accepts(ll_tok, qwen_tokenizer, tagged, f"<gen>{body}</gen>") == (True, True), body
+    assert ok(done, "<gen><cop <copper <ge <gen/> <gen </c</gen>") == (True, True)
+    assert ok(State("gen", 12, partial="<cop"), "e</gen>") == (True, True)
+    assert not ok(State("gen", 12, partial="<cop"), "y")[0]
 
 
 def test_gen_bodies_are_bounded(ll_tok, qwen_tokenizer):
@@ -104,7 +112,7 @@ def test_gen_bodies_are_bounded(ll_tok, qwen_tokenizer):
     assert not ok(State(), '<gen>a\nb\nc')[0]                       # after the last one it can only close
     assert not ok(State(), '<gen>a</gen><gen>b</gen>')[0]           # no gen after a gen
     assert not ok(State(), '<gen>a</gen>\n<gen>b</gen>')[0]
-    assert ok(State("gen", 3, partial=2, lines=1), 'x\n</gen>') == (True, True)
+    assert ok(State("gen", 3, partial="</", lines=1), 'x\n</gen>') == (True, True)
     assert not ok(State("gen", 3, lines=2), 'x')[0]
     assert ok(State("between", 3, first=False, after_gen=True), '<copy lines="4-4"/>') == (True, True)
     assert not ok(State("between", 3, first=False, after_gen=True), '<gen>')[0]
@@ -117,9 +125,9 @@ def test_state_after_reads_the_program_so_far():
     t.feed('<gen>a</gen><copy lines="2-4"/>')
     assert state_after(t.items, "") == State("between", 4, first=False)
     assert state_after(t.items, "\n") == State("between", 4, first=False, newline=True)
-    assert state_after(t.items, '\n<gen>x <a b="c"/></g') == State("gen", 4, partial=3)
+    assert state_after(t.items, '\n<gen>x <a b="c"/></g') == State("gen", 4, partial="</g")
     assert state_after(t.items, '<copy lines="7-') == State("copy_end", 4, start=7)
-    assert state_after(t.items, '<gen>a\nb\n</') == State("gen", 4, partial=2, lines=2)
+    assert state_after(t.items, '<gen>a\nb\n</') == State("gen", 4, partial="</", lines=2)
     t.feed("<gen>x</gen>")
     assert state_after(t.items, "") == State("between", 4, first=False, after_gen=True)
     assert state_after([], "") == State()
@@ -127,6 +135,10 @@ def test_state_after_reads_the_program_so_far():
         state_after(t.items, "\n\n")
     with pytest.raises(gbnf.ProgramStateError):
         state_after(t.items, "hello")
+    with pytest.raises(gbnf.ProgramStateError, match="inside a gen body"):
+        state_after(t.items, '<gen>a <copy lines="1-2"/>')
+    assert state_after(t.items, '<gen>a <copy lines="1-2"/> <co', tags_in_gen=True) == State("gen", 4, partial="")
+    assert state_after(t.items, '<gen>a <co') == State("gen", 4, partial="<co")
 
 
 # ---- the continuation loop against a scripted engine -----------------------------------------------------------
@@ -272,7 +284,7 @@ def test_grammar_refused_by_the_engine(fake, qwen_tokenizer):
 
 
 def test_unreachable_endpoint(qwen_tokenizer):
-    port = llama_server._free_port()
+    port = engine_process.free_port()
     with pytest.raises(EngineUnreachable, match=f"cannot reach the inference engine at http://127.0.0.1:{port}"):
         RemoteEngine(f"http://127.0.0.1:{port}", MODEL, tokenizer=qwen_tokenizer, retries=1)
 

@@ -1,0 +1,141 @@
+"""Forwards: what one prefill, one splice and one decode step cost at long-file lengths, per model and dtype,
+with each configuration's peak memory (RSS) — the numbers that decide the CPU's default dtype.
+
+    copy-as-decode bench forwards [--models M ...] [--dtypes float32 bfloat16] [--lengths 512 2048 4096]
+
+Each (model, dtype) runs in a fresh process, so its peak RSS (load + forwards + KV cache) is its own. At each
+length L: prefill L tokens of real code, then a splice of --splice tokens after them (one parallel forward, as
+a copy or an accepted draft), then --steps single-token decode steps (median). Printed beside them: the
+*verified ceiling*, (1 + r*d) / 2 with r the splice's tokens/s and d a decode step's seconds: the most an
+exact rewrite can gain over full regeneration when every output token must pass through the model once (the
+prompt once at prefill speed, the output once more at splice speed), the changed tokens taken as free.
+"""
+import json
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+LENGTHS = (512, 2048, 4096)
+
+
+def add_arguments(p) -> None:
+    from copy_as_decode.core.contract import DEFAULT_MODEL
+    p.add_argument("--models", nargs="+", default=[DEFAULT_MODEL])
+    p.add_argument("--dtypes", nargs="+", default=["float32", "bfloat16"], choices=["float32", "bfloat16"])
+    p.add_argument("--lengths", type=int, nargs="+", default=list(LENGTHS), help="tokens already in the cache")
+    p.add_argument("--splice", type=int, default=128, help="tokens of the parallel forward after each prefill")
+    p.add_argument("--steps", type=int, default=5, help="decode steps after it (median)")
+    p.add_argument("--threads", type=int, help="CPU threads for torch")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--json", default="results/forwards.json")
+
+
+def measure_one(model_name: str, dtype: str, lengths: list[int], splice: int, steps: int, device: str,
+                threads: int | None) -> dict:
+    """In this process: load, then prefill / splice / decode at each length; peak RSS at the end."""
+    import torch
+    from transformers import DynamicCache
+
+    from copy_as_decode.engine import models
+    from copy_as_decode.engine.decode import forward
+    if threads:
+        torch.set_num_threads(threads)
+    sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
+
+    def timed(fn) -> float:
+        t = time.perf_counter()
+        fn()
+        sync()
+        return time.perf_counter() - t
+
+    load_s = time.perf_counter()
+    model, tok = models.load(model_name, device, dtype)
+    load_s = time.perf_counter() - load_s
+    code = "".join(p.read_text() for p in sorted(Path(__file__).parent.glob("*.py")))
+    ids = tok.encode(code * (1 + max(lengths) * 5 // len(code)), add_special_tokens=False)
+    forward(model, DynamicCache(config=model.config), ids[:64])  # first-call costs stay out of the timings
+    points = []
+    for n in lengths:
+        cache = DynamicCache(config=model.config)
+        prefill = timed(lambda: forward(model, cache, ids[:n]))
+        spliced = timed(lambda: forward(model, cache, ids[n:n + splice]))
+        step = statistics.median(timed(lambda k=k: forward(model, cache, [ids[n + splice + k]])) for k in range(steps))
+        r, d = splice / spliced, step
+        points.append({"tokens": n, "prefill_s": prefill, "prefill_tok_s": n / prefill, "splice_s": spliced,
+                       "splice_tok_s": r, "decode_step_s": d, "verified_ceiling": (1 + r * d) / 2})
+        del cache
+    return {"model": model_name, "dtype": dtype, "device": device, "threads": torch.get_num_threads(),
+            "load_s": load_s, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "points": points}
+
+
+def run(args) -> int:
+    results = []
+    for model in args.models:
+        for dtype in args.dtypes:
+            print(f"forwards: {model} {dtype} ...", file=sys.stderr)
+            cmd = [sys.executable, "-m", "copy_as_decode.bench.forwards", "--one", model, dtype, args.device,
+                   json.dumps({"lengths": args.lengths, "splice": args.splice, "steps": args.steps,
+                               "threads": args.threads})]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode:
+                print(f"bench forwards: {model} {dtype} failed: {done.stderr.strip().splitlines()[-1:]}",
+                      file=sys.stderr)
+                return 1
+            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    report = {"machine": platform.processor() or platform.machine(), "splice": args.splice, "steps": args.steps,
+              "results": results}
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
+    print_table(report)
+    png = out.with_suffix(".png")
+    plot(report, png)
+    print(f"wrote {out} and {png}")
+    return 0
+
+
+def print_table(report: dict) -> None:
+    print(f"{'model':<20} {'dtype':<9} {'peak RSS':>9} {'load s':>7} {'tokens':>6} {'prefill tok/s':>13} "
+          f"{'splice tok/s':>12} {'decode ms':>9} {'ceiling':>8}")
+    for res in report["results"]:
+        for p in res["points"]:
+            print(f"{res['model']:<20} {res['dtype']:<9} {res['peak_rss_mb']:>6.0f} MB {res['load_s']:>7.1f} "
+                  f"{p['tokens']:>6} {p['prefill_tok_s']:>13.0f} {p['splice_tok_s']:>12.0f} "
+                  f"{p['decode_step_s'] * 1e3:>9.0f} {p['verified_ceiling']:>7.1f}x")
+    print(f"splice: {report['splice']} tokens in one forward after the prefill; decode: median of "
+          f"{report['steps']} steps; ceiling: (1 + splice tok/s x decode s) / 2, verified's most over full")
+
+
+def plot(report: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for res in report["results"]:
+        label = f"{res['model']} {res['dtype']} ({res['peak_rss_mb'] / 1024:.1f} GB)"
+        xs = [p["tokens"] for p in res["points"]]
+        axes[0].plot(xs, [p["prefill_tok_s"] for p in res["points"]], "o-", label=label)
+        axes[1].plot(xs, [p["decode_step_s"] * 1e3 for p in res["points"]], "o-", label=label)
+    axes[0].set(xlabel="tokens in the cache", ylabel="prefill tokens/s", xscale="log")
+    axes[1].set(xlabel="tokens in the cache", ylabel="decode step ms", xscale="log")
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--one"]:
+        model, dtype, device, opts = sys.argv[2:6]
+        print(json.dumps(measure_one(model, dtype, device=device, **json.loads(opts))))
+    else:
+        import argparse
+        parser = argparse.ArgumentParser(prog="copy-as-decode bench forwards", description=__doc__.split("\n")[0])
+        add_arguments(parser)
+        sys.exit(run(parser.parse_args()))
