@@ -29,7 +29,9 @@ from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Gen
 ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
 COPY_OPEN = '<copy lines="'
 COPY_CLOSE = '"/>'
-TAGS = ("<copy", GEN_OPEN)  # never inside a gen body unless tags_in_gen
+# Never inside a gen body unless tags_in_gen. "<gen", not "<gen>": the untrained 0.5B, kept from "<gen>",
+# wrote "<gen/>" and went on repeating its line (docs/scale-out.md).
+TAGS = ("<copy", "<gen")
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
                     gen_lines: int | None = None, tags_in_gen: bool = False) -> str:
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
     gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded), without "<copy" and
-    "<gen>" unless `tags_in_gen`."""
+    "<gen" unless `tags_in_gen`."""
     body = _Body(tags_in_gen)
     n, last = n_lines, state.last
     lo = last + 1

@@ -54,7 +54,7 @@ class RemoteEngine(EditFront):
     `verified` and `full` are the same greedy rewrite request: drafting from the document is the engine's own
     speculative decoding (llama-server `--spec-type ngram-simple`, engine/llama_server.py), which keeps the
     output its greedy one. `gen_lines` bounds generated gens (core/gbnf.py; None: unbounded); `tags_in_gen`
-    lets gen bodies hold "<copy" and "<gen>"."""
+    lets gen bodies hold "<copy" and "<gen"."""
 
     def __init__(self, endpoint: str | None = None, model: str = DEFAULT_MODEL, *, api: str = "auto",
                  api_key: str | None = None, timeout: float = 300.0, retries: int = 2, tokenizer=None,

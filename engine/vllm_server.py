@@ -41,8 +41,9 @@ class VllmServer(EngineProcess):
                 "--enable-prompt-tokens-details", *extra]
         if speculative:
             args += ["--speculative-config", json.dumps(DRAFT_FROM_CONTEXT)]
-        env = dict(os.environ, VLLM_CPU_KVCACHE_SPACE=str(kv_cache_gb), HF_HUB_OFFLINE="1",
-                   VLLM_NO_USAGE_STATS="1", DO_NOT_TRACK="1")
+        # nobind: vLLM would pin every server's threads to the same first core
+        env = dict(os.environ, VLLM_CPU_KVCACHE_SPACE=str(kv_cache_gb), VLLM_CPU_OMP_THREADS_BIND="nobind",
+                   HF_HUB_OFFLINE="1", VLLM_NO_USAGE_STATS="1", DO_NOT_TRACK="1")
         if threads:
             env["OMP_NUM_THREADS"] = str(threads)
         super().__init__(args, port=port, env=env, log=log, ready_timeout=ready_timeout)

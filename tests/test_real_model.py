@@ -63,3 +63,15 @@ def test_special_token_strings_survive_a_verified_rewrite(qwen):
     result = qwen.edit(SPECIAL, "Rename first_word to head_word.", "verified")
     assert result.text.startswith(SPECIAL.split("\n\n\n")[0])  # the three strings, byte for byte
     assert "def head_word(text):" in result.text and result.stats.spliced > 0
+
+
+def test_bfloat16_loads_from_its_own_weight_cache(qwen):
+    """A built-in in bfloat16 is written once as bfloat16 weights beside the float32 cache and then mapped
+    straight into the model: the same numbers as the float32 weights rounded to bfloat16, in half the bytes."""
+    import torch
+    model, _ = models.load("qwen2.5-coder-0.5b", "cpu", "bfloat16")
+    cache = models.cache_dir("qwen2.5-coder-0.5b") / "bfloat16" / "model.safetensors"
+    assert cache.exists() and cache.stat().st_size * 2 <= (cache.parent.parent / "model.safetensors").stat().st_size + 2**20
+    for name in ("model.embed_tokens.weight", "model.layers.3.mlp.down_proj.weight", "lm_head.weight"):
+        theirs, ours = dict(model.named_parameters())[name], dict(qwen.model.named_parameters())[name]
+        assert theirs.dtype == torch.bfloat16 and torch.equal(theirs, ours.to(torch.bfloat16))

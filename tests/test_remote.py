@@ -93,11 +93,11 @@ def test_request_grammars_follow_the_program_rules(ll_tok, qwen_tokenizer, order
     assert ok(State("gen", 12, partial="</ge"), 'n>') == (True, True)  # the body so far ends with "</ge"
     assert ok(State("gen", 12, partial="</ge"), 'x</gen>') == (True, True)
     # ... nor a copy tag or a gen opening (the untrained model's runaway), unless tags_in_gen
-    for body in ('<copy lines="3-4"/>', "x <gen>y", "<<copy", "</<gen>"):
+    for body in ('<copy lines="3-4"/>', "x <gen>y", "<<copy", "</<gen>", "<gen/>", "a\n<gen "):
         assert not ok(done, f"<gen>{body}</gen>")[0], body
         tagged = request_grammar(n, done, ordered_max, tags_in_gen=True)
         assert _accepts(ll_tok, qwen_tokenizer, tagged, f"<gen>{body}</gen>") == (True, True), body
-    assert ok(done, "<gen><cop <copper <ge <gen/> <gen </c</gen>") == (True, True)
+    assert ok(done, "<gen><cop <copper <ge <g <c </c <</g</ge</gen>") == (True, True)
     assert ok(State("gen", 12, partial="<cop"), "e</gen>") == (True, True)
     assert not ok(State("gen", 12, partial="<cop"), "y")[0]
 
