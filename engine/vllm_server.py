@@ -19,7 +19,7 @@ PYTHON_ENV = "COPY_AS_DECODE_VLLM_PYTHON"
 # vLLM's prompt-lookup drafter: after a match of 2..8 tokens in the context, the 16 tokens that followed it.
 DRAFT_FROM_CONTEXT = {"method": "ngram", "num_speculative_tokens": 16, "prompt_lookup_max": 8,
                       "prompt_lookup_min": 2}
-BLOCK = 16
+BLOCK = 32  # the CPU attention backend takes multiples of 32
 
 
 def default_python() -> Path:

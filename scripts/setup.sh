@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up: a virtualenv with the pinned stack, the project, and the default model.
 #   scripts/setup.sh          runtime (what `./run edit` needs)
-#   scripts/setup.sh --test   also the test stack and the editors the end-to-end tests drive
+#   scripts/setup.sh --test   also the test stack, the editors the end-to-end tests drive, llama-server and vLLM
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
@@ -33,4 +33,5 @@ if [ "${1:-}" = "--test" ]; then
   "$root/scripts/setup-editors.sh"
   "$root/scripts/build-llama-server.sh" >/dev/null
   "$venv/bin/python" "$root/scripts/check-llama-server.py"
+  "$root/scripts/setup-vllm.sh"
 fi
