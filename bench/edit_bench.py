@@ -120,7 +120,8 @@ def run_case(engine, case, selector, args) -> dict:
         except ContextError:
             text, s = document, None
         row = dict(not_run) if s is None else {
-            "sampled": s.sampled, "spliced": s.spliced, "forwards": s.forwards, "prefill_s": s.prefill_s,
+            "sampled": s.sampled, "spliced": s.spliced, "drafted": s.drafted, "forwards": s.forwards,
+            "prefill_s": s.prefill_s,
             "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, **extra}
     row.setdefault("ran", selector)  # what `auto` picked
     row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
@@ -145,6 +146,7 @@ def summarize(rows: list[dict]) -> dict:
         s = {"cases": len(rs), "seconds": sum(r["seconds"] for r in rs),
              "median_s": statistics.median(r["seconds"] for r in rs),
              "sampled": sum(r["sampled"] for r in rs), "spliced": sum(r["spliced"] for r in rs),
+             "drafted": sum(r.get("drafted", 0) for r in rs),
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs))}
@@ -242,13 +244,14 @@ def print_tables(report: dict) -> None:
 
     print(f"model {report['model']} on {report['device']} {report['dtype']}, {report['threads']} threads")
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
-          f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'finished':>8} {'refused':>7} {'same as full':>12} "
-          f"{'exact':>6} {'tests':>6}")
+          f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
+          f"{'same as full':>12} {'exact':>6} {'tests':>6}")
     for label, summary in groups(report):
         for sel, s in summary.items():
+            kept = s["spliced"] / s["drafted"] if s["drafted"] else None  # the verified drafter's accepted share
             print(f"{label:<24} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
                   f"{num(s.get('speedup'), '.2f', 'x'):>8} {num(s.get('speedup_after_prefill'), '.2f', 'x'):>13} "
-                  f"{s['sampled']:>8} {s['spliced']:>7} {s['complete']:>8} {s['refused']:>7} "
+                  f"{s['sampled']:>8} {s['spliced']:>7} {num(kept, '.0%'):>11} {s['complete']:>8} {s['refused']:>7} "
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6}")
     print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
           f"{'beyond prefill':>15}")
