@@ -3,9 +3,9 @@ the grammar selector (the `bench edit` harness), plot exact match and tests pass
 
 Resumable: an adapter or evaluation already on disk is reused, so the curve can grow one size at a time.
 """
+import argparse
 import json
 import sys
-from argparse import Namespace
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -24,10 +24,16 @@ def evaluate(spec: str, out_json: Path, args, selector: str = "grammar") -> dict
     """Run `copy-as-decode bench edit` for one model spec (cached in out_json); returns its summary."""
     if not out_json.exists():
         from copy_as_decode.bench import edit_bench
-        edit_bench.run(Namespace(model=spec, device=args.device, dtype=args.dtype, threads=args.threads,
-                                 grammar_rule=args.grammar_rule, limit=args.limit, corpora=[args.corpus],
-                                 selectors=[selector], lookup=10, json=str(out_json),
-                                 max_new_tokens=args.max_new_tokens if selector == "grammar" else REWRITE_TOKENS))
+        # the bench's own parser, so every option it has gets its default
+        p = argparse.ArgumentParser()
+        edit_bench.add_arguments(p)
+        argv = ["--model", spec, "--grammar-rule", args.grammar_rule, "--limit", str(args.limit),
+                "--corpora", args.corpus, "--selectors", selector, "--json", str(out_json), "--max-new-tokens",
+                str(args.max_new_tokens if selector == "grammar" else REWRITE_TOKENS)]
+        for flag, value in (("--device", args.device), ("--dtype", args.dtype), ("--threads", args.threads)):
+            if value is not None:
+                argv += [flag, str(value)]
+        edit_bench.run(p.parse_args(argv))
     report = json.loads(out_json.read_text())
     return report["corpora"][args.corpus]["summary"][selector]
 
