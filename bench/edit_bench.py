@@ -12,9 +12,13 @@ option the two HumanEvalFix corpora run.
 
 OUT (JSON) holds
   cases    one row per case and selector: corpus, id, selector, bucket, lines, seconds, prefill_seconds,
-           sampled, copied, exact, passed, complete, stop. `exact` is null without a gold, `passed` without
-           tests; `complete` is false when the decode stopped for another reason than eos or fence (the
-           budget, the context), and the document is then left unchanged
+           sampled, copied, exact, passed, complete, stop, prefilled_tokens, second_edit_prefilled_tokens,
+           second_edit_prefill_seconds. `exact` is null without a gold, `passed` without tests; `complete` is
+           false when the decode stopped for another reason than eos or fence (the budget, the context), and
+           the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
+           prompt cache holds only the prompt heads (as in a worker that has run any edit), never another
+           selector's prompt for the same file. The second edit is what a following edit of the same file
+           with another instruction (SECOND_INSTRUCTION) prefills, from the cache the first one left
   corpora  per corpus: summary (per selector), buckets (the same per length bucket, for corpora that have
            them) and the full rows (with the edited text, the program and the sampled tokens)
   cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
@@ -36,7 +40,10 @@ DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
           "seconds": "seconds", "prefill_seconds": "prefill_s", "sampled": "sampled", "copied": "spliced",
-          "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop"}
+          "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop",
+          "prefilled_tokens": "prefilled", "second_edit_prefilled_tokens": "again_prefilled",
+          "second_edit_prefill_seconds": "again_prefill_s"}
+SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 
 
 def add_arguments(p) -> None:
@@ -89,7 +96,22 @@ def passes(case, text: str) -> bool | None:
     return None
 
 
-def run_case(engine, case, selector, args) -> dict:
+def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
+    """The tokens and seconds that the prompt of a second edit of `document` (SECOND_INSTRUCTION, the same
+    selector) prefills after the first: only what follows the file in the prompt, as engine/prompt.py lays it out."""
+    from copy_as_decode.core.document import split_lines
+    from copy_as_decode.engine import prompt
+    if ran in ("grammar", "forced"):
+        ids = prompt.program_prompt(engine.tok, split_lines(document), SECOND_INSTRUCTION)
+    else:
+        ids = prompt.rewrite_prompt(engine.tok, document.replace("\r\n", "\n"), SECOND_INSTRUCTION)[0]
+    start = time.perf_counter()
+    _, reused = engine.prefix.start(engine.model, ids, engine.prefill_model)
+    return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
+
+
+def run_case(engine, case, selector, args, warm) -> dict:
+    """One edit of `case`, starting from the prompt cache `warm` (the prompt heads)."""
     from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
     from copy_as_decode.core.document import split_lines
@@ -98,7 +120,7 @@ def run_case(engine, case, selector, args) -> dict:
     start = time.perf_counter()
     # refused before any forward pass: the document is left as it was
     not_run = {"sampled": 0, "spliced": 0, "forwards": 0, "prefill_s": 0.0, "stop": CONTEXT, "complete": False,
-               "tokens": None, "program": None}
+               "tokens": None, "program": None, "prefilled": 0}
     if selector == "prompt-lookup":
         try:
             text, n, stop = prompt_lookup(engine, document, case.instruction, args.max_new_tokens, args.lookup)
@@ -109,8 +131,7 @@ def run_case(engine, case, selector, args) -> dict:
         if not row["complete"]:  # as for the engine's selectors, a cut-off rewrite changes nothing
             text = document
     else:
-        if selector == "grammar-cold":
-            engine.prefix = PrefixCache()
+        engine.prefix = PrefixCache(warm.max_bytes) if selector == "grammar-cold" else warm.fork()
         try:
             r = engine.edit(document, case.instruction, selector.removesuffix("-cold"),
                             max_new_tokens=args.max_new_tokens)
@@ -121,11 +142,17 @@ def run_case(engine, case, selector, args) -> dict:
             text, s = document, None
         row = dict(not_run) if s is None else {
             "sampled": s.sampled, "spliced": s.spliced, "drafted": s.drafted, "forwards": s.forwards,
-            "prefill_s": s.prefill_s,
+            "prefill_s": s.prefill_s, "prefilled": s.prompt_tokens - s.prompt_cached,
             "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, **extra}
+    seconds = time.perf_counter() - start
+    if selector != "prompt-lookup" and s is not None:
+        row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
     row.setdefault("ran", selector)  # what `auto` picked
+    row.setdefault("prefilled", None)
+    row.setdefault("again_prefilled", None)
+    row.setdefault("again_prefill_s", None)
     row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
-               lines=len(split_lines(document)), seconds=time.perf_counter() - start, text=text,
+               lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
 
@@ -150,6 +177,9 @@ def summarize(rows: list[dict]) -> dict:
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs))}
+        again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
+        if again:  # a second edit of the same file, against the first
+            s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
         if full:
             s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
             s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
@@ -181,6 +211,11 @@ def cost(rows: list[dict]) -> dict:
     return out
 
 
+def numerics(report: dict) -> str:
+    prefill = report.get("prefill_dtype", report["dtype"])
+    return f"{report['device']} {report['dtype']}" + (f" (prefill {prefill})" if prefill != report["dtype"] else "")
+
+
 def groups(report: dict) -> list[tuple[str, dict]]:
     """(label, summary) per corpus, or per corpus and length bucket where the corpus has buckets."""
     out = []
@@ -203,7 +238,7 @@ def plot(report: dict, path: Path) -> None:
         ax.bar([i + k * width for i, _ in ran], [s["median_s"] for _, s in ran], width, label=sel)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(labels))], [name for name, _ in labels],
                   rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
-    ax.set(ylabel="median seconds per edit", title=f"{report['model']}, {report['device']} {report['dtype']}")
+    ax.set(ylabel="median seconds per edit", title=f"{report['model']}, {numerics(report)}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -224,7 +259,7 @@ def plot_cost(report: dict, path: Path) -> None:
         ax.plot(*zip(*points), marker="o", markersize=4, linewidth=1, label=sel + per)
     ax.set_xscale("log")
     ax.set(xlabel="document lines", ylabel="wall seconds per edit",
-           title=f"cost against length: {report['model']}, {report['device']} {report['dtype']}")
+           title=f"cost against length: {report['model']}, {numerics(report)}")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -242,17 +277,18 @@ def print_tables(report: dict) -> None:
     def num(v, form: str, unit: str = "") -> str:
         return "-" if v is None else format(v, form) + unit
 
-    print(f"model {report['model']} on {report['device']} {report['dtype']}, {report['threads']} threads")
+    print(f"model {report['model']} on {numerics(report)}, {report['threads']} threads")
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
           f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
-          f"{'same as full':>12} {'exact':>6} {'tests':>6}")
+          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'2nd edit prefill':>16}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             kept = s["spliced"] / s["drafted"] if s["drafted"] else None  # the verified drafter's accepted share
             print(f"{label:<24} {sel:<14} {s['cases']:>5} {s['seconds']:>8.1f} {s['median_s']:>9.2f} "
                   f"{num(s.get('speedup'), '.2f', 'x'):>8} {num(s.get('speedup_after_prefill'), '.2f', 'x'):>13} "
                   f"{s['sampled']:>8} {s['spliced']:>7} {num(kept, '.0%'):>11} {s['complete']:>8} {s['refused']:>7} "
-                  f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6}")
+                  f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
+                  f"{num(s.get('second_edit_share'), '.1%'):>16}")
     print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
           f"{'beyond prefill':>15}")
     for sel, c in report["cost"].items():
@@ -266,16 +302,19 @@ def run(args) -> int:
 
     from copy_as_decode.bench.corpora import spread, within_lines
     from copy_as_decode.cli import engine_from
+    from copy_as_decode.engine import prompt
     corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
     engine = engine_from(args)
-    report = {"model": args.model, "device": engine.device, "dtype": engine.dtype,
+    report = {"model": args.model, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
-    # first-call costs (and the prompt head's prefill) stay out of the timings
+    # first-call costs and the prompt heads' prefill stay out of the timings, as in a worker that has run an edit
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
+    engine.prefix.start(engine.model, prompt.rewrite_prompt(engine.tok, "x = 1\n", "warm up")[0], engine.prefill_model)
+    warm = engine.prefix.fork()
     for corpus, cases in corpora:
         rows = []
         for case in tqdm(spread(within_lines(cases, args.lines), args.limit), desc=corpus, file=sys.stderr):
-            rows += [run_case(engine, case, sel, args) for sel in args.selectors]
+            rows += [run_case(engine, case, sel, args, warm) for sel in args.selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
                                              if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)

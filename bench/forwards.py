@@ -4,11 +4,14 @@ with each configuration's peak memory (RSS) — the numbers that decide the CPU'
     copy-as-decode bench forwards [--models M ...] [--dtypes float32 bfloat16] [--lengths 512 2048 4096]
 
 Each (model, dtype) runs in a fresh process, so its peak RSS (load + forwards + KV cache) is its own. At each
-length L: prefill L tokens of real code, then a splice of --splice tokens after them (one parallel forward, as
-a copy or an accepted draft), then --steps single-token decode steps (median). Printed beside them: the
-*verified ceiling*, (1 + r*d) / 2 with r the splice's tokens/s and d a decode step's seconds: the most an
-exact rewrite can gain over full regeneration when every output token must pass through the model once (the
-prompt once at prefill speed, the output once more at splice speed), the changed tokens taken as free.
+length L: prefill L tokens of real code, then a splice of --splice tokens after them (one parallel forward with
+the logits of every position, as `verified` checks a draft), then --steps single-token decode steps (median).
+Printed beside them: the *verified ceiling*, (1/p + d) / (1/p + 1/s) with p the prefill's and s the splice's
+tokens/s and d a decode step's seconds: the most an exact rewrite of an L-token file can gain over full
+regeneration (both prefill the file once; full then decodes it token by token, verified passes it through the
+model once more at splice speed), the changed tokens taken as free. Where a model ran in both dtypes, the
+mixed configuration (prefill in bfloat16, every decode and check in float32: `--prefill-dtype bfloat16`) gets
+its ceiling from the two runs: bfloat16's p, float32's s and d.
 """
 import json
 import platform
@@ -32,6 +35,26 @@ def add_arguments(p) -> None:
     p.add_argument("--threads", type=int, help="CPU threads for torch")
     p.add_argument("--device", default="cpu")
     p.add_argument("--json", default="results/forwards.json")
+
+
+def ceiling(prefill_tok_s: float, splice_tok_s: float, decode_s: float) -> float:
+    """Full regeneration over verified for a file as long as the prompt, every draft accepted."""
+    return (1 / prefill_tok_s + decode_s) / (1 / prefill_tok_s + 1 / splice_tok_s)
+
+
+def mixed(report: dict) -> list[dict]:
+    """Per model run in both dtypes: the ceiling of a bfloat16 prefill with float32 decodes, per length."""
+    runs = {(r["model"], r["dtype"]): r for r in report["results"]}
+    out = []
+    for (model, dtype), fp32 in runs.items():
+        bf16 = runs.get((model, "bfloat16"))
+        if dtype != "float32" or bf16 is None:
+            continue
+        for a, b in zip(fp32["points"], bf16["points"]):
+            out.append({"model": model, "tokens": a["tokens"], "prefill_tok_s": b["prefill_tok_s"],
+                        "splice_tok_s": a["splice_tok_s"], "decode_step_s": a["decode_step_s"],
+                        "verified_ceiling": ceiling(b["prefill_tok_s"], a["splice_tok_s"], a["decode_step_s"])})
+    return out
 
 
 def measure_one(model_name: str, dtype: str, lengths: list[int], splice: int, steps: int, device: str,
@@ -62,11 +85,11 @@ def measure_one(model_name: str, dtype: str, lengths: list[int], splice: int, st
     for n in lengths:
         cache = DynamicCache(config=model.config)
         prefill = timed(lambda: forward(model, cache, ids[:n]))
-        spliced = timed(lambda: forward(model, cache, ids[n:n + splice]))
+        spliced = timed(lambda: forward(model, cache, ids[n:n + splice], all_logits=True))
         step = statistics.median(timed(lambda k=k: forward(model, cache, [ids[n + splice + k]])) for k in range(steps))
-        r, d = splice / spliced, step
         points.append({"tokens": n, "prefill_s": prefill, "prefill_tok_s": n / prefill, "splice_s": spliced,
-                       "splice_tok_s": r, "decode_step_s": d, "verified_ceiling": (1 + r * d) / 2})
+                       "splice_tok_s": splice / spliced, "decode_step_s": step,
+                       "verified_ceiling": ceiling(n / prefill, splice / spliced, step)})
         del cache
     return {"model": model_name, "dtype": dtype, "device": device, "threads": torch.get_num_threads(),
             "load_s": load_s, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -89,6 +112,7 @@ def run(args) -> int:
             results.append(json.loads(done.stdout.strip().splitlines()[-1]))
     report = {"machine": platform.processor() or platform.machine(), "splice": args.splice, "steps": args.steps,
               "results": results}
+    report["mixed"] = mixed(report)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1))
@@ -107,8 +131,12 @@ def print_table(report: dict) -> None:
             print(f"{res['model']:<20} {res['dtype']:<9} {res['peak_rss_mb']:>6.0f} MB {res['load_s']:>7.1f} "
                   f"{p['tokens']:>6} {p['prefill_tok_s']:>13.0f} {p['splice_tok_s']:>12.0f} "
                   f"{p['decode_step_s'] * 1e3:>9.0f} {p['verified_ceiling']:>7.1f}x")
-    print(f"splice: {report['splice']} tokens in one forward after the prefill; decode: median of "
-          f"{report['steps']} steps; ceiling: (1 + splice tok/s x decode s) / 2, verified's most over full")
+    for p in report["mixed"]:
+        print(f"{p['model']:<20} {'mixed':<9} {'':>9} {'':>7} {p['tokens']:>6} {p['prefill_tok_s']:>13.0f} "
+              f"{p['splice_tok_s']:>12.0f} {p['decode_step_s'] * 1e3:>9.0f} {p['verified_ceiling']:>7.1f}x")
+    print(f"splice: {report['splice']} tokens in one forward after the prefill, all logits; decode: median of "
+          f"{report['steps']} steps; ceiling: (1/prefill + decode s) / (1/prefill + 1/splice), verified's most "
+          f"over full; mixed: bfloat16 prefill, float32 splice and decode")
 
 
 def plot(report: dict, path: Path) -> None:

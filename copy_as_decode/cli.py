@@ -60,6 +60,9 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
+    p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
+                   help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
+                        "(default: --dtype)")
     p.add_argument("--threads", type=int, help="CPU threads for torch")
     p.add_argument("--prompt-cache-mb", type=int, default=1024,
                    help="memory for the KV caches of recent prompts, reused by later edits (default 1024)")

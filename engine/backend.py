@@ -42,4 +42,5 @@ def make_engine(args):
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     from .engine import Engine
     return Engine(model, getattr(args, "device", None), getattr(args, "dtype", None), getattr(args, "threads", None),
-                  getattr(args, "prompt_cache_mb", None) or 1024, getattr(args, "grammar_rule", None) or "default")
+                  getattr(args, "prompt_cache_mb", None) or 1024, getattr(args, "grammar_rule", None) or "default",
+                  getattr(args, "prefill_dtype", None))

@@ -19,7 +19,8 @@ from .tracker import ProgramTracker
 
 class Engine(EditFront):
     def __init__(self, model: str = DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
-                 threads: int | None = None, prompt_cache_mb: int = 1024, grammar_rule: str = "default"):
+                 threads: int | None = None, prompt_cache_mb: int = 1024, grammar_rule: str = "default",
+                 prefill_dtype: str | None = None):
         grammar.rule(grammar_rule)  # an unknown name fails before the model loads
         self.grammar_rule = grammar_rule
         if threads:
@@ -29,6 +30,11 @@ class Engine(EditFront):
         self.model_name = model
         self.trained = "+" in model  # BASE+ADAPTER: fine-tuned to write programs (engine/models.py)
         self.model, self.tok = models.load(model, self.device, self.dtype)
+        # Prompts may be prefilled by a second copy in a faster dtype (engine/prefix_cache.py); every decode
+        # after the prompt runs in `dtype`, so the exactness of `verified` against `full` is `dtype`'s.
+        self.prefill_dtype = prefill_dtype or self.dtype
+        self.prefill_model = (self.model if self.prefill_dtype == self.dtype else
+                              models.load(model, self.device, self.prefill_dtype)[0])
         self.tok_lock = threading.Lock()
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
@@ -60,5 +66,5 @@ class Engine(EditFront):
         """The prompt's cache (all but its last token) from the prompt cache, and the seconds it took."""
         hooks.check()
         start = time.perf_counter()
-        cache, reused = self.prefix.start(self.model, ids)
+        cache, reused = self.prefix.start(self.model, ids, self.prefill_model)
         return cache, reused, time.perf_counter() - start

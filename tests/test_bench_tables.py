@@ -1,4 +1,5 @@
-"""The ceiling and round-trip benchmarks return their documented keys, with values in range, on a few cases."""
+"""The ceiling, round-trip and forwards benchmarks return their documented keys, with values in range, on a few
+cases."""
 import argparse
 import json
 import math
@@ -129,3 +130,21 @@ def test_a_measured_curve_without_small_n_starts_at_one(tmp_path):
     curve = ceiling.load_curve(path)
     assert curve.speedup(1) == 1.0 and curve.speedup(8) == 4.0 and curve.speedup(1000) == 20.0
     assert 1.0 < curve.speedup(4) < 4.0
+
+
+def test_bench_forwards_measures_each_dtype_and_the_mixed_ceiling(tmp_path, capsys):
+    from copy_as_decode.bench import forwards
+    p = argparse.ArgumentParser()
+    forwards.add_arguments(p)
+    out = tmp_path / "forwards.json"
+    assert forwards.run(p.parse_args(["--models", "tiny", "--lengths", "64", "256", "--splice", "16", "--steps", "2",
+                                      "--json", str(out)])) == 0
+    report = json.loads(out.read_text())
+    assert [(r["dtype"], len(r["points"])) for r in report["results"]] == [("float32", 2), ("bfloat16", 2)]
+    fp32, bf16 = (r["points"] for r in report["results"])
+    for m, a, b in zip(report["mixed"], fp32, bf16):  # bfloat16's prefill, float32's splice and decode
+        assert (m["prefill_tok_s"], m["splice_tok_s"], m["decode_step_s"]) == (
+            b["prefill_tok_s"], a["splice_tok_s"], a["decode_step_s"])
+        assert m["verified_ceiling"] == forwards.ceiling(b["prefill_tok_s"], a["splice_tok_s"], a["decode_step_s"])
+    assert forwards.ceiling(100.0, 100.0, 0.1) == (1 + 100 * 0.1) / 2  # prefill as fast as a splice
+    assert "mixed" in capsys.readouterr().out and out.with_suffix(".png").stat().st_size > 0

@@ -27,6 +27,11 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
         for sel in ("grammar", "grammar-cold", "verified", "full"):  # the random model never finishes: no edit
             row = by[i, sel]
             assert (row["complete"], row["stop"], row["sampled"], row["exact"]) == (False, "cap", 24, False)
+            # a second edit of the file with another instruction prefills what follows the file in the prompt
+            assert 0 < row["again_prefilled"] < row["prefilled"] / 4  # not the file again, even a short one
+        # every edit is a first edit of its file: no selector inherits another's prompt for the same file
+        assert by[i, "verified"]["prefilled"] == by[i, "full"]["prefilled"] == by[i, "auto"]["prefilled"]
+        assert warm["prefilled"] < cold["prefilled"]  # the program prompt's head comes from the cache
     assert len(report["cases"]) == len(rows) and report["corpora"]["humanevalfix-python"]["buckets"] == {}
     summary = report["corpora"]["humanevalfix-python"]["summary"]
     assert set(summary) == set(edit_bench.SELECTORS)

@@ -296,3 +296,28 @@ def test_cancellation_stops_between_forward_passes(tiny_engine, humanevalfix_pyt
 def test_document_over_context_is_refused(tiny_engine):
     with pytest.raises(ContextError, match="context"):
         tiny_engine.edit("x = 1\n" * 20000, "x", "verified")
+
+
+def test_a_bfloat16_prefill_keeps_verified_equal_to_full(humanevalfix_python):
+    """Prompts prefilled by a bfloat16 copy of the model, decoded in float32: the prompt cache keeps bfloat16
+    entries, each decode starts from a float32 copy of the same entry, so verified still equals full."""
+    from copy_as_decode.engine.engine import Engine
+    engine = Engine("tiny", device="cpu", dtype="float32", prefill_dtype="bfloat16")
+    assert next(engine.prefill_model.parameters()).dtype == torch.bfloat16
+    case, n = humanevalfix_python[7], 48
+    ids, _ = prompt.rewrite_prompt(engine.tok, case.before, case.instruction)
+    def rewrite(drafter):
+        cache, reused = engine.prefix.start(engine.model, ids, engine.prefill_model)
+        assert cache.layers[0].keys.dtype == torch.float32
+        return reused, decode_rewrite(engine.model, engine.tok, ids, engine.eos, lambda text: False,
+                                      drafter=drafter, max_new_tokens=n, cache=cache)
+    _, full = rewrite(None)
+    reused, verified = rewrite(NoisyOracleDrafter(engine.tok, full[0], seed=7))
+    assert reused == len(ids) - 1  # the second start is the first one's entry
+    (entry,) = engine.prefix.entries.values()
+    assert entry.layers[0].keys.dtype == torch.bfloat16
+    assert verified[:2] == full[:2] and len(full[0]) == n and 0 < verified[2].spliced < verified[2].drafted
+    whole = forward(engine.model, DynamicCache(config=engine.model.config), ids)[-1]
+    mixed = forward(engine.model, engine.prefix.start(engine.model, ids, engine.prefill_model)[0], ids[-1:])[-1]
+    assert not torch.equal(mixed, whole)  # the prefill really ran in bfloat16, to bfloat16's precision
+    assert (mixed - whole).abs().max() < 0.05 * whole.abs().max()
