@@ -2,12 +2,18 @@
 a step that learns, adapters that round-trip."""
 import argparse
 import json
+import random
+import re
 import shutil
+import statistics
+from pathlib import Path
 
 import pytest
 import torch
 
-from copy_as_decode.bench import corpora
+from copy_as_decode.bench import corpora, long_corpus
+from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.prefix_cache import PrefixCache
 from copy_as_decode.train import data, sft
@@ -23,6 +29,17 @@ def sources():
 @pytest.fixture(scope="session")
 def examples(sources):
     return data.generate(240, seed=0, sources=sources)
+
+
+@pytest.fixture(scope="session")
+def long_examples(examples):
+    return [e for e in examples if e.source == "long-file"]
+
+
+@pytest.fixture(scope="session")
+def short_examples(examples):
+    """For the training-loop tests: a whole file is thousands of tokens, too slow for them."""
+    return [e for e in examples if e.source != "long-file"]
 
 
 def test_generator_is_deterministic_and_prefix_stable(sources, examples):
@@ -55,7 +72,123 @@ def test_no_example_is_an_evaluation_document(examples):
     assert len(docs) > 600 and "has_close_elements" in names
     for e in examples:
         assert e.before not in docs and e.after not in docs
-        assert not any(len(x.strip()) >= data.DISTINCTIVE and x.strip() in lines for x in e.before.split("\n"))
+        if e.source == "long-file":  # a whole file may hold a few common lines; what the edit changes may not
+            assert data.shared(e.after, lines) <= data.MAX_SHARED and data.shared(e.before, lines) <= data.MAX_SHARED
+            items = parse(e.program)
+            copied = {k for i in items if isinstance(i, Copy) for k in range(i.start, i.end + 1)}
+            changed = [x for i in items if isinstance(i, Gen) for x in split_lines(i.text)]
+            changed += [x for k, x in enumerate(split_lines(e.before), 1) if k not in copied]
+            assert not any(x.strip() in lines for x in changed if len(x.strip()) >= data.DISTINCTIVE), e.id
+        else:
+            assert not any(len(x.strip()) >= data.DISTINCTIVE and x.strip() in lines for x in e.before.split("\n"))
+
+
+def test_long_files_are_never_benchmark_files_copies_or_versions_of_them(tmp_path):
+    """On the long-file benchmark's own files: by path, by bytes, and as another version of them."""
+    bench = [Path(p) for p in sorted(long_corpus.source_files()) if Path(p).is_file()]
+    bench = [p for p in bench if data.LONG_MIN <= len(split_lines(p.read_text(encoding="utf-8"))) <= data.LONG_MAX]
+    top = [p for p in bench if p.parent == data.PYTHON_ROOT]  # cgi.py, datetime.py, ...
+    small = [p for p in bench if len(split_lines(p.read_text(encoding="utf-8"))) <= 1000]
+    picked = {s: [p for p in small if p.suffix == s][:3] for s in (".py", ".js", ".md")}
+    if not top or not all(picked.values()):
+        pytest.skip("the long-file benchmark's sources are not on this machine")
+    # by path: the stdlib folder, which holds benchmark modules, and the benchmark's JS and Markdown files
+    found = data.long_files(data.PYTHON_ROOT, picked[".js"], picked[".md"])
+    assert found and all(f.language == "python" for f in found)
+    assert not {f.text for f in found} & {p.read_text(encoding="utf-8") for p in bench}
+    copies, versions = tmp_path / "copies", tmp_path / "versions"
+    for folder in (copies, versions):
+        folder.mkdir()
+    for k, path in enumerate(p for group in picked.values() for p in group):
+        shutil.copy(path, copies / f"b{k}{path.suffix}")
+        # another version: a line added every 25 lines (a comment in code), neither path nor bytes match
+        mark = {".py": "# revised\n", ".js": "// revised\n", ".md": "Revised.\n"}[path.suffix]
+        lines = split_lines(path.read_text(encoding="utf-8"))
+        (versions / f"b{k}{path.suffix}").write_text("".join(
+            (mark if i % 25 == 0 else "") + x for i, x in enumerate(lines)), encoding="utf-8")
+
+    def long_files(folder):
+        return data.long_files(folder, sorted(folder.glob("*.js")), sorted(folder.glob("*.md")))
+
+    assert long_files(copies) == []
+    drafts = long_files(versions)
+    assert len(drafts) == sum(map(len, picked.values()))  # on the file level they are new files ...
+    lines = data.evaluation_lines()[0]
+    assert all(data.shared(f.text, lines) > data.MAX_SHARED for f in drafts)
+    assert data.Sources([], [], [], drafts).long == {}  # ... which the line check drops
+    kept = data.Sources([], [], [], found).long["python"]  # while it keeps ordinary modules
+    assert len(kept) > 50 and all(data.shared(f.text, lines) <= data.MAX_SHARED for f in kept)
+
+
+def _suffix(example) -> str:
+    """The suffix of the file an example was drawn from (ids are source/origin/digest)."""
+    return example.id.rsplit("/", 1)[0].rsplit(".", 1)[-1]
+
+
+def test_long_examples_are_whole_files_with_long_copies(long_examples):
+    assert len(long_examples) >= 20
+    assert {_suffix(e) for e in long_examples} >= {"py", "js", "md"}
+    kinds = {e.kind for e in long_examples}
+    assert kinds & set(data.BUG_TYPES) and set(data.MULTI_HUNK) <= kinds
+    longest = []
+    for e in long_examples:
+        lines = split_lines(e.before)
+        assert data.LONG_MIN <= len(lines) <= data.LONG_MAX, e.id
+        items = parse(e.program)
+        assert resolve(items, lines) == e.after, e.id  # byte for byte
+        copies = [i.end - i.start + 1 for i in items if isinstance(i, Copy)]
+        gens = [x for i in items if isinstance(i, Gen) for x in split_lines(i.text)]
+        assert sum(copies) >= 0.8 * len(lines) and max(copies) >= 0.8 * len(lines) / len(copies), e.program
+        assert len(gens) <= data.LONG_MAX_GEN_LINES
+        longest.append(max(copies) / len(lines))
+        if _suffix(e) == "py":
+            assert data.valid_python(e.before) and data.valid_python(e.after), e.id
+    assert statistics.median(longest) > 0.5  # one long copy on either side of a localized edit
+    assert max(len(split_lines(e.before)) for e in long_examples) > 1000
+
+
+def test_multi_hunk_long_examples_change_two_places_or_more(long_examples):
+    multi = [e for e in long_examples if e.kind in data.MULTI_HUNK]
+    assert len(multi) >= 4
+    for e in multi:
+        assert sum(isinstance(i, Gen) for i in parse(e.program)) >= 2, e.program
+        named = e.instruction.split(":")[0]
+        if e.kind == "bugs":
+            assert named.count("`") >= 4 and " and " in named, e.instruction
+        else:
+            old, new = named.split("`")[1], named.split("`")[3]
+            word = lambda n: rf"(?<![\w$.]){n}(?![\w$])"  # noqa: E731
+            assert len(re.findall(word(old), e.before)) == len(re.findall(word(new), e.after)) >= 2
+            assert not re.search(word(old), e.after)
+
+
+def test_long_bug_fixes_are_hinted_or_not(long_examples):
+    bugs = [e for e in long_examples if e.kind in data.BUG_TYPES or e.kind == "bugs"]
+    hinted = [e for e in bugs if ": `" in e.instruction or ": in `" in e.instruction]
+    assert 0 < len(hinted) < len(bugs) and any(e.kind == "bugs" for e in hinted)
+    for e in hinted:  # every hint quotes the document (what is wrong) or the target (what is missing)
+        said = e.instruction.split(": ", 1)[1]
+        assert all(x in e.before for x in re.findall(r"`([^`]*)` should (?:be `|not be there)", said)), said
+        assert all(x in e.after for x in re.findall(r"`([^`]*)` is missing", said)), said
+
+
+def test_splice_edits_a_dedented_method_and_keeps_every_other_byte():
+    text = "class A:\n    def f(self, x):\n        y = x\n    \n        return y\n\n    def g(self):\n        pass\n"
+    old = "def f(self, x):\n    y = x\n\n    return y\n"  # what dedent makes of it (the blank line emptied)
+    new = "def f(self, x):\n    y = x + 1\n\n    return y\n"
+    assert data._splice(text, 1, old, new) == text.replace("y = x\n", "y = x + 1\n")
+
+
+def test_long_edits_keep_the_real_file_on_the_right_side(sources):
+    """A bug fix's target is the real file (the document is the buggy one); any other edit starts from it."""
+    made = 0
+    for k, f in enumerate(sources.long["python"][:10] + sources.long["javascript"][:10]):
+        if (edit := data.long_edit(f, random.Random(k))) is None:
+            continue
+        kind, instruction, before, after = edit
+        made += 1
+        assert before != after and (after if kind in data.BUG_TYPES or kind == "bugs" else before) == f.text, kind
+    assert made >= 10
 
 
 def test_decontaminate_drops_snippets_sharing_a_distinctive_line():
@@ -115,12 +248,16 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
     picked = {}
     for e in examples:  # a few of every source, copies at the start, middle and end
         picked.setdefault(e.source, []).append(e)
-    cases = [e for group in picked.values() for e in group[:3]]
+    # a few of each source; of the long files the shortest, whose prompt fits in one forward (engine CHUNK)
+    cases = [e for source, group in picked.items()
+             for e in (group[:3] if source != "long-file" else [min(group, key=lambda e: len(e.before))])]
     model = tiny_engine.model
     try:
         for e in cases:
             rec = Recorder(model)
-            tiny_engine.model, tiny_engine.prefix = rec, PrefixCache()  # a cold cache: the whole prompt is seen
+            # the prompt goes through prefill_model (the same model here), the rest through model
+            tiny_engine.model = tiny_engine.prefill_model = rec
+            tiny_engine.prefix = PrefixCache()  # a cold cache: the whole prompt is seen
             result = tiny_engine.edit(e.before, e.instruction, "forced", program=e.program)
             assert result.text == e.after
             seq = serialize(tiny_engine.tok, e.instruction, e.before, e.program)
@@ -137,15 +274,15 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
             assert result.stats.prompt_cached == 0
             assert len(seq.labels) - seq.n_labels - seq.prompt_len == result.stats.spliced
     finally:
-        tiny_engine.model = model
+        tiny_engine.model = tiny_engine.prefill_model = model
 
 
 @pytest.fixture()
-def tiny_lora(tiny_engine, examples):
+def tiny_lora(tiny_engine, short_examples):
     from copy_as_decode.engine import models
     model, tok = models.load("tiny")
     cfg = sft.Config(autocast=False, lr=1e-2, batch=3, rank=4, alpha=8)
-    seqs = [serialize_example(tok, e) for e in examples[:3]]
+    seqs = [serialize_example(tok, e) for e in short_examples[:3]]
     return sft.attach_lora(model, cfg), tok, cfg, seqs
 
 
@@ -217,10 +354,10 @@ def test_adapter_specs():
         load_adapter(None, "/nonexistent/adapter")
 
 
-def test_sft_command_trains_and_saves(tmp_path, examples):
+def test_sft_command_trains_and_saves(tmp_path, short_examples):
     from copy_as_decode.train import cli
     path = tmp_path / "train.jsonl"
-    data.write_jsonl(examples[:4], path)
+    data.write_jsonl(short_examples[:4], path)
     p = argparse.ArgumentParser()
     cli.add_arguments(p)
     args = p.parse_args(["sft", "--model", "tiny", "--data", str(path), "--out", str(tmp_path / "ad"), "--batch", "2",
@@ -231,10 +368,10 @@ def test_sft_command_trains_and_saves(tmp_path, examples):
     assert (tmp_path / "ad" / "adapter_config.json").is_file()
 
 
-def test_curve_command_trains_scores_and_plots_against_the_rewrite(tmp_path, examples):
+def test_curve_command_trains_scores_and_plots_against_the_rewrite(tmp_path, short_examples):
     from copy_as_decode.train import cli
     path, out = tmp_path / "train.jsonl", tmp_path / "curve"
-    data.write_jsonl(examples[:2], path)
+    data.write_jsonl(short_examples[:2], path)
     p = argparse.ArgumentParser()
     cli.add_arguments(p)
     args = p.parse_args(["curve", "--model", "tiny", "--data", str(path), "--out", str(out), "--sizes", "0", "2",
@@ -266,13 +403,15 @@ def test_data_command_writes_jsonl(tmp_path):
     assert cli.run(args) == 0
     rows = data.read_jsonl(out)
     assert len(rows) == 25 and all(resolve(r.program, r.before) == r.after for r in rows)
+    long = [r for r in rows if r.source == "long-file"]  # whole files of the given root only
+    assert long and all(r.id.split("/")[1] in ("textwrap.py", "shlex.py", "fnmatch.py") for r in long)
 
 
-def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, examples, monkeypatch):
+def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, short_examples, monkeypatch):
     """A run stopped after 2 of 4 steps and resumed ends where the uninterrupted run ends."""
     from copy_as_decode.engine import models
     path = tmp_path / "train.jsonl"
-    data.write_jsonl(examples[:8], path)
+    data.write_jsonl(short_examples[:8], path)
     cfg = dict(model="tiny", data=str(path), batch=2, rank=2, autocast=False, max_tokens=4096, checkpoint_every=1)
     whole = sft.train(sft.Config(out=str(tmp_path / "whole"), **cfg), log=lambda m: None)
     real_step, calls = sft.train_step, []

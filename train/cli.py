@@ -69,12 +69,14 @@ def run_data(args) -> int:
     from tqdm import tqdm
 
     from . import data
-    py = data.python_functions(Path(args.python_root)) if args.python_root else None
-    js = data.js_functions(data.js_files([Path(r) for r in args.js_root])) if args.js_root else None
-    prose = data.prose_chunks(data.prose_files([Path(r) for r in args.prose_root])) if args.prose_root else None
-    sources = data.Sources(py, js, prose, decontaminate_against=not args.no_decontaminate)
+    root = Path(args.python_root) if args.python_root else data.PYTHON_ROOT
+    js = data.js_files([Path(r) for r in args.js_root] if args.js_root else data.JS_ROOTS)
+    prose = data.prose_files([Path(r) for r in args.prose_root] if args.prose_root else data.PROSE_ROOTS)
+    sources = data.Sources(data.python_functions(root), data.js_functions(js), data.prose_chunks(prose),
+                           data.long_files(root, js, prose), decontaminate_against=not args.no_decontaminate)
+    long = {k: len(v) for k, v in sources.long.items()}
     print(f"sources: {len(sources.python)} Python functions, {len(sources.javascript)} JavaScript functions, "
-          f"{len(sources.prose)} prose chunks", file=sys.stderr)
+          f"{len(sources.prose)} prose chunks, long files {long}", file=sys.stderr)
     bar = tqdm(total=args.examples, desc="examples", file=sys.stderr)
     examples = data.generate(args.examples, args.seed, sources, progress=lambda k: bar.update(1))
     bar.close()
@@ -82,7 +84,8 @@ def run_data(args) -> int:
     counts: dict[str, int] = {}
     for ex in examples:
         counts[ex.source] = counts.get(ex.source, 0) + 1
-    print(f"wrote {len(examples)} examples to {args.out} ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})")
+    print(f"wrote {len(examples)} examples (data v{data.DATA_VERSION}) to {args.out} "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})")
     return 0
 
 

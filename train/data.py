@@ -14,9 +14,14 @@ Sources, none of them an evaluation corpus:
   a variable), move (a statement, a whole function).
 - prose-edit: paragraphs of documentation files (READMEs and Markdown under /usr/share/doc and the npm
   packages, module docstrings): typo fixes, word replacements, paragraph deletion, insertion and moves.
+- long-file: a whole real file of 100-3,000 lines (Python module, JavaScript file, Markdown document) with
+  a localized edit: one or several bugs in its functions, a code edit of one function, a function renamed
+  at its definition and uses, a prose edit. Its program copies long ranges around a few short gens.
 
-Functions and paragraphs sharing a distinctive line with any evaluation corpus are skipped. Output is
-deterministic for a given seed and set of source files.
+Functions and paragraphs sharing a distinctive line with any evaluation corpus are skipped; a long file is
+skipped when it is a benchmark file, a copy of one, or shares more than MAX_SHARED of its distinctive lines
+with the evaluation documents, and a long edit whose changed lines include one of theirs is dropped.
+Output is deterministic for a given seed and set of source files.
 """
 import ast
 import difflib
@@ -29,12 +34,13 @@ import re
 import sys
 import textwrap
 import tokenize
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
-from copy_as_decode.core.program import format_program, parse
+from copy_as_decode.core.program import Copy, Gen, format_program, parse
 from copy_as_decode.core.resolver import resolve
 
 PYTHON_ROOT = Path(sys.base_prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
@@ -42,17 +48,28 @@ JS_ROOTS = (Path("/usr/lib/node_modules"), Path("/usr/share/nodejs"), Path("/usr
 PROSE_ROOTS = (Path("/usr/share/doc"), Path("/usr/lib/node_modules"), Path("/usr/local/lib/node_modules"))
 BUG_TYPES = ("operator misuse", "value misuse", "variable misuse", "function misuse", "missing logic",
              "excess logic")
-# Share of each source in a generated set (the evaluation is Python bug fixing, so that leads).
-MIX = {"python-bug": 0.45, "js-bug": 0.15, "code-edit": 0.25, "prose-edit": 0.15}
+DATA_VERSION = 3  # docs/training.md, "Data versions"
+# Share of each source in a generated set: Python bug fixing leads (the main evaluation), JavaScript bugs
+# have a quarter, and long files teach the long copies of real-size documents.
+MIX = {"python-bug": 0.35, "js-bug": 0.25, "code-edit": 0.15, "prose-edit": 0.10, "long-file": 0.15}
 MIN_LINES, MAX_LINES = 5, 40
+LONG_MIN, LONG_MAX = 100, 3000
+# Share of long files per language, and of edits per code file (Markdown files take the prose edits).
+LONG_LANGUAGES = {"python": 0.4, "javascript": 0.35, "prose": 0.25}
+LONG_EDITS = {"bug": 0.4, "bugs": 0.2, "edit": 0.25, "rename-function": 0.15}
+MULTI_HUNK = ("bugs", "rename-function")  # kinds that must change two places or more
+LONG_MAX_GEN_LINES = 12  # a long edit stays localized: at most this many generated lines
 # A line this long (stripped) that also occurs in an evaluation corpus marks the snippet as contaminated.
 DISTINCTIVE = 20
+# A long file with more of its distinctive lines in evaluation documents is a version of one (as the
+# long-file benchmark decides the other way round).
+MAX_SHARED = 0.1
 
 
 @dataclass(frozen=True)
 class Example:
     id: str
-    source: str       # python-bug, js-bug, code-edit, prose-edit
+    source: str       # python-bug, js-bug, code-edit, prose-edit, long-file
     kind: str         # bug type or edit kind
     instruction: str
     before: str
@@ -68,6 +85,21 @@ class Snippet:
     language: str     # python, javascript, prose
 
 
+@dataclass(frozen=True)
+class LongFile:
+    origin: str
+    text: str
+    language: str                        # python, javascript, prose
+    functions: tuple[Snippet, ...] = ()  # methods named Class.method; names unique in the file
+    renamable: tuple[str, ...] = ()      # top-level functions every mention of which is a use in code
+
+    def offers(self) -> list[str]:
+        """The LONG_EDITS this file supports (a Markdown file takes the prose edits instead)."""
+        n = len(self.functions)
+        return [k for k, ok in (("bug", n >= 1), ("bugs", n >= 2), ("edit", n >= 1),
+                                ("rename-function", bool(self.renamable))) if ok]
+
+
 # ----------------------------------------------------------------------------------------------- sources
 
 def python_functions(root: Path = PYTHON_ROOT) -> list[Snippet]:
@@ -80,24 +112,32 @@ def python_functions(root: Path = PYTHON_ROOT) -> list[Snippet]:
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
             continue
         lines = split_lines(src)
-        nodes = []
-        for node in tree.body:
-            nodes += [node] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
-            if isinstance(node, ast.ClassDef):
-                nodes += [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for node in nodes:
-            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            if not MIN_LINES <= node.end_lineno - start + 1 <= MAX_LINES:
-                continue
-            text = textwrap.dedent("".join(lines[start - 1:node.end_lineno]))
-            if "\t" in text or not text.endswith("\n") or max(map(len, text.split("\n"))) > 100:
-                continue
-            try:
-                ast.parse(text)
-            except SyntaxError:
-                continue
-            out.append(Snippet(f"{path.name}:{start}", node.name, text, "python"))
+        out += [s for _, node in _python_defs(tree) if (s := _python_snippet(path.name, lines, node, node.name))]
     return out
+
+
+_PY_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _python_defs(tree) -> list[tuple[str, ast.AST]]:
+    """(qualified name, node) of the top-level functions and of the methods of top-level classes, in order."""
+    found = []
+    for node in tree.body:
+        found += [(node.name, node)] if isinstance(node, _PY_FUNCS) else []
+        if isinstance(node, ast.ClassDef):
+            found += [(f"{node.name}.{n.name}", n) for n in node.body if isinstance(n, _PY_FUNCS)]
+    return found
+
+
+def _python_snippet(file: str, lines: list[str], node, name: str) -> Snippet | None:
+    """The function, dedented, when it has MIN_LINES..MAX_LINES lines, no tab, no line over 100 characters."""
+    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    if not MIN_LINES <= node.end_lineno - start + 1 <= MAX_LINES:
+        return None
+    text = textwrap.dedent("".join(lines[start - 1:node.end_lineno]))
+    if "\t" in text or not text.endswith("\n") or max(map(len, text.split("\n"))) > 100 or not valid_python(text):
+        return None
+    return Snippet(f"{file}:{start}", name, text, "python")
 
 
 _JS_HEAD = re.compile(r"^(\s*)(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(.*\)\s*\{\s*$"
@@ -123,28 +163,39 @@ def js_functions(files=None) -> list[Snippet]:
             lines = split_lines(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError):
             continue
-        for k, line in enumerate(lines):
-            m = _JS_HEAD.match(line)
-            if not m:
-                continue
-            indent = next(g for g in (m[1], m[3], m[5]) if g is not None)
-            name = next(g for g in (m[2], m[4], m[6]) if g is not None)
-            if name in _JS_NOT_NAMES:
-                continue
-            for e in range(k + 1, min(k + MAX_LINES, len(lines))):
-                if lines[e].rstrip("\r\n") in (indent + "}", indent + "};"):
-                    break
-                if lines[e].strip() and len(lines[e]) - len(lines[e].lstrip()) <= len(indent):
-                    e = -1
-                    break
-            else:
-                continue
-            if e < 0 or e - k + 1 < MIN_LINES:
-                continue
-            text = textwrap.dedent("".join(lines[k:e + 1]))
-            if "\t" in text or not text.endswith("\n") or "`" in text or max(map(len, text.split("\n"))) > 100:
-                continue
-            out.append(Snippet(f"{path.relative_to(path.anchor)}:{k + 1}", name, text, "javascript"))
+        out += _js_file_functions(str(path.relative_to(path.anchor)), lines)
+    return out
+
+
+def _js_head(line: str) -> tuple[str, str] | None:
+    """(indent, name) when the line opens a function: a declaration, an arrow function or a method."""
+    m = _JS_HEAD.match(line)
+    if not m:
+        return None
+    name = next(g for g in (m[2], m[4], m[6]) if g is not None)
+    return None if name in _JS_NOT_NAMES else (next(g for g in (m[1], m[3], m[5]) if g is not None), name)
+
+
+def _js_file_functions(file: str, lines: list[str]) -> list[Snippet]:
+    out = []
+    for k, line in enumerate(lines):
+        if not (head := _js_head(line)):
+            continue
+        indent, name = head
+        for e in range(k + 1, min(k + MAX_LINES, len(lines))):
+            if lines[e].rstrip("\r\n") in (indent + "}", indent + "};"):
+                break
+            if lines[e].strip() and len(lines[e]) - len(lines[e].lstrip()) <= len(indent):
+                e = -1
+                break
+        else:
+            continue
+        if e < 0 or e - k + 1 < MIN_LINES:
+            continue
+        text = textwrap.dedent("".join(lines[k:e + 1]))
+        if "\t" in text or not text.endswith("\n") or "`" in text or max(map(len, text.split("\n"))) > 100:
+            continue
+        out.append(Snippet(f"{file}:{k + 1}", name, text, "javascript"))
     return out
 
 
@@ -219,8 +270,114 @@ def evaluation_lines(include=EVALUATION) -> tuple[set[str], set[str], set[str]]:
 
 
 def decontaminate(snippets: list[Snippet], lines: set[str], names: set[str]) -> list[Snippet]:
-    return [s for s in snippets if s.name not in names
+    return [s for s in snippets if s.name.rsplit(".", 1)[-1] not in names
             and not any(len(x) >= DISTINCTIVE and x in lines for x in (y.strip() for y in s.text.split("\n")))]
+
+
+def shared(text: str, lines: set[str]) -> float:
+    """Share of the text's distinctive lines that are in `lines`."""
+    mine = {x for x in (y.strip() for y in text.split("\n")) if len(x) >= DISTINCTIVE}
+    return len(mine & lines) / max(len(mine), 1)
+
+
+def decontaminate_long(files: list[LongFile], lines: set[str], names: set[str]) -> list[LongFile]:
+    """The files sharing at most MAX_SHARED of their distinctive lines with the evaluation documents, each
+    with only its functions that share none (a long document may hold a few common lines; what an edit
+    changes may not, see _touches_evaluation)."""
+    return [replace(f, functions=tuple(decontaminate(list(f.functions), lines, names)))
+            for f in files if shared(f.text, lines) <= MAX_SHARED]
+
+
+# -------------------------------------------------------------------------------------------- long files
+
+def long_files(python_root: Path = PYTHON_ROOT, js=None, prose=None) -> list[LongFile]:
+    """Whole files of LONG_MIN..LONG_MAX lines from the files the snippets come from (root/*.py, js_files(),
+    the Markdown of prose_files()), never a benchmark file or a copy of one (`_not_evaluated`). The long-file
+    benchmark checks its own files against exactly these (bench/long_corpus.py, training_lines), so that
+    neither side holds another version of a file of the other."""
+    markdown = [p for p in (prose_files() if prose is None else prose) if re.search(r"(?i)\.(md|markdown)$", p.name)
+                and not re.search(r"(?i)changelog|history|release", p.name)]  # release notes are lists, not prose
+    out = []
+    for language, paths in (("python", Path(python_root).glob("*.py")),
+                            ("javascript", js_files() if js is None else js), ("prose", markdown)):
+        out += [f for path in _not_evaluated(paths) if (f := _long_file(path, language))]
+    return out
+
+
+def _long_file(path: Path, language: str) -> LongFile | None:
+    """The file as a long document, or None when it is too short or too long, unreadable or minified."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = split_lines(text)
+    # \r and \x0c would make ast's and tokenize's line numbers differ from split_lines'
+    if not LONG_MIN <= len(lines) <= LONG_MAX or "\r" in text or "\x0c" in text:
+        return None
+    if language == "prose":
+        return LongFile(str(path.relative_to(path.anchor)), text, language)
+    if max(map(len, lines)) > 160:  # minified or generated
+        return None
+    if language == "python":
+        return _python_long(path.name, text)
+    return _js_long(str(path.relative_to(path.anchor)), lines)
+
+
+def _python_long(origin: str, text: str) -> LongFile | None:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    lines, defs = split_lines(text), _python_defs(tree)
+    counts = Counter(q for q, _ in defs)
+    functions = tuple(s for q, n in defs if counts[q] == 1 and (s := _python_snippet(origin, lines, n, q)))
+    return LongFile(origin, text, "python", functions, _python_renamable(tree, text))
+
+
+def _python_renamable(tree, text: str) -> tuple[str, ...]:
+    """Top-level functions mentioned 2..8 times, every mention the definition or a name in code: none in a
+    string, comment, attribute, keyword argument, import or nested definition, which a rename would miss."""
+    words = Counter(re.findall(r"\w+", text))  # a whole-word mention is a maximal run of word characters
+    candidates = [n.name for n in tree.body if isinstance(n, _PY_FUNCS) and not n.name.startswith("__")
+                  and 2 <= words[n.name] <= 8]
+    if not candidates:  # walking the tree is the costly part
+        return ()
+    uses = Counter(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+    return tuple(name for name in candidates if words[name] == uses[name] + 1)
+
+
+def _js_long(origin: str, lines: list[str]) -> LongFile:
+    heads = Counter(h[1] for x in lines if (h := _js_head(x)))
+    functions = tuple(s for s in _js_file_functions(origin, lines) if heads[s.name] == 1)
+    return LongFile(origin, "".join(lines), "javascript", functions, _js_renamable(lines))
+
+
+def _js_renamable(lines: list[str]) -> tuple[str, ...]:
+    """Top-level function declarations mentioned 2..8 times, all in code: not in strings, comments or
+    templates, not as a property or an export (renaming would change the module's interface)."""
+    text, out = "".join(lines), []
+    words = Counter(re.findall(r"[\w$]+", text))  # an upper bound of the mentions, cheap to take first
+    for m in re.finditer(r"(?m)^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(", text):
+        if not 2 <= words[m[1]] <= 8:
+            continue
+        name, word = re.escape(m[1]), _word(m[1])
+        hits = [x for x in lines if word.search(x)]
+        if len(re.findall(rf"\bfunction\s*\*?\s*{name}(?![\w$])", text)) == 1 and 2 <= len(word.findall(text)) <= 8 \
+                and not re.search(rf"\.{name}(?![\w$])|{word.pattern}\s*:", text) \
+                and not any("exports" in x or "`" in x or x.lstrip().startswith(("*", "//", "/*"))
+                            or len(word.findall(_js_code(x))) != len(word.findall(x)) for x in hits):
+            out.append(m[1])
+    return tuple(out)
+
+
+def _word(name: str) -> re.Pattern:
+    """The name as a whole identifier, not a property (Python and JavaScript)."""
+    return re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+
+
+def _js_code(line: str) -> str:
+    """The line with its strings and comments blanked out."""
+    return _JS_TOKEN.sub(lambda m: " " * len(m[0]) if m[0].startswith(("//", "/*", "'", '"')) else m[0], line)
 
 
 # ------------------------------------------------------------------------------------------- Python bugs
@@ -653,11 +810,136 @@ def prose_edit(snippet: Snippet, rng: random.Random) -> tuple[str, str, str, str
     return rng.choice(options) if options else None
 
 
+# ------------------------------------------------------------------------------------------- long edits
+
+# suffixes only: a leading "__" would be name-mangled inside a class body
+_RENAMES = {"python": ("{}_impl", "{}_v2", "{}_base"), "javascript": ("{}Impl", "{}V2", "{}Base")}
+_PRIVATE = r"#[A-Za-z_$][\w$]*"
+_RENAME_ASKS = ("Rename the function `{old}` to `{new}` and update its uses.",
+                "Rename `{old}` to `{new}` everywhere in this file.",
+                "Rename the function `{old}` to `{new}` throughout the file.")
+
+
+def long_edit(f: LongFile, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """(kind, instruction, before, after): a localized edit of the whole file; for bug fixes the document is
+    the buggy file and the target the real one."""
+    if f.language == "prose":
+        return prose_edit(Snippet(f.origin, "", f.text, "prose"), rng)
+    if not (offers := f.offers()):
+        return None
+    kind = rng.choices(offers, [LONG_EDITS[k] for k in offers])[0]
+    if kind == "rename-function":
+        edit = _long_rename(f, rng)
+    elif kind == "edit":
+        edit = _long_code_edit(f, rng)
+    else:
+        edit = _long_bugs(f, 1 if kind == "bug" else rng.choice((2, 3)), rng)
+    if edit is None or (f.language == "python" and not (valid_python(edit[2]) and valid_python(edit[3]))):
+        return None
+    # js_bug may swap the name of a private field (`this.#a`), which no longer parses in a whole class
+    if f.language == "javascript" and set(re.findall(_PRIVATE, edit[2])) != set(re.findall(_PRIVATE, edit[3])):
+        return None
+    return edit
+
+
+def _start(s: Snippet) -> int:
+    """The 0-based line of the file at which a function snippet starts."""
+    return int(s.origin.rsplit(":", 1)[1]) - 1
+
+
+def _splice(text: str, start: int, old: str, new: str) -> str:
+    """`text` with its function at line `start`, dedented as `old`, edited into `new`: the changed lines are
+    re-indented by what dedent took off, every other line stays byte for byte (dedent also empties
+    whitespace-only lines)."""
+    lines, a, b = split_lines(text), split_lines(old), split_lines(new)
+    indent = lines[start][:len(lines[start]) - len(a[0])]
+    out = lines[:start]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        out += lines[start + i1:start + i2] if tag == "equal" else [indent + x if x.strip() else x for x in b[j1:j2]]
+    return "".join(out + lines[start + len(a):])
+
+
+def _long_bugs(f: LongFile, count: int, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """`count` bugs of HumanEvalFix types, each in its own function of the file."""
+    inject = python_bug if f.language == "python" else js_bug
+    kinds = [rng.choice(BUG_TYPES) for _ in range(count)]
+    bugs = []  # (function, its buggy text)
+    for s in rng.sample(f.functions, min(len(f.functions), 50)):
+        if len(bugs) == count:
+            break
+        if (buggy := inject(s.text, kinds[len(bugs)], rng)) is not None:
+            bugs.append((s, buggy))
+    if len(bugs) < count:
+        return None
+    bugs.sort(key=lambda b: _start(b[0]))
+    before = f.text
+    for s, buggy in reversed(bugs):  # from the bottom up, so the lines above keep their numbers
+        before = _splice(before, _start(s), s.text, buggy)
+    instr = _fix_instruction([s.name for s, _ in bugs], [bug_hint(buggy, s.text) for s, buggy in bugs], rng)
+    return kinds[0] if count == 1 else "bugs", instr, before, f.text
+
+
+def _long_code_edit(f: LongFile, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """One of the snippets' code edits, made to one function of the file."""
+    if not f.functions:
+        return None
+    s = rng.choice(f.functions)
+    edit = (python_edit if f.language == "python" else js_edit)(s, rng)
+    if edit is None:
+        return None
+    kind, instr, new = edit
+    if f"`{s.name}`" not in instr:  # a quoted line is found by its function in a whole file
+        instr = f"{instr[:-1]} in `{s.name}`."
+    return kind, instr, f.text, _splice(f.text, _start(s), s.text, new)
+
+
+def _long_rename(f: LongFile, rng: random.Random) -> tuple[str, str, str, str] | None:
+    """A top-level function renamed at its definition and at every use: one hunk per place."""
+    if not f.renamable:
+        return None
+    old = rng.choice(f.renamable)
+    new = rng.choice(_RENAMES[f.language]).format(old)
+    if _word(new).search(f.text):
+        return None
+    return ("rename-function", rng.choice(_RENAME_ASKS).format(old=old, new=new), f.text,
+            _word(old).sub(new, f.text))
+
+
+def _localized(kind: str, items) -> bool:
+    """A long edit generates at most LONG_MAX_GEN_LINES lines, and changes two places or more when its kind
+    says so."""
+    gens = [split_lines(i.text) for i in items if isinstance(i, Gen)]
+    return sum(map(len, gens)) <= LONG_MAX_GEN_LINES and (kind not in MULTI_HUNK or len(gens) >= 2)
+
+
+def _touches_evaluation(items, before: str, eval_lines: set[str]) -> bool:
+    """Whether the program writes (in a gen) or drops (leaves uncopied) a distinctive line of an evaluation
+    document: an injected bug can write one by chance, and a long file's edit can fall on one."""
+    copied = {k for i in items if isinstance(i, Copy) for k in range(i.start, i.end + 1)}
+    changed = [x for i in items if isinstance(i, Gen) for x in split_lines(i.text)]
+    changed += [x for k, x in enumerate(split_lines(before), 1) if k not in copied]
+    return any(len(x.strip()) >= DISTINCTIVE and x.strip() in eval_lines for x in changed)
+
+
 # --------------------------------------------------------------------------------------------- assembly
 
 _FIX = ["Fix bugs in {name}.", "Fix bugs in {name}.", "Fix bugs in {name}.", "Fix the bug in `{name}`.",
         "There is a bug in {name}; fix it."]
+_FIX_MANY = ["Fix the bugs in {names}.", "Fix bugs in {names}.", "There are bugs in {names}; fix them."]
 HINT_SHARE = 0.5  # share of bug fixes whose instruction says what is wrong
+
+
+def _fix_instruction(names: list[str], hints: list[str | None], rng: random.Random) -> str:
+    """Fix the bugs in the named functions; for HINT_SHARE of them, where every fix has a hint, also what is
+    wrong (in each function, when there are several)."""
+    if len(names) == 1:
+        instr = rng.choice(_FIX).format(name=names[0])
+    else:
+        instr = rng.choice(_FIX_MANY).format(names=", ".join(f"`{n}`" for n in names[:-1]) + f" and `{names[-1]}`")
+    if rng.random() < HINT_SHARE and all(hints):
+        said = hints[0] if len(names) == 1 else "; ".join(f"in `{n}`, {h}" for n, h in zip(names, hints))
+        instr = f"{instr.rstrip('.')}: {said}."
+    return instr
 
 
 def bug_hint(before: str, after: str) -> str | None:
@@ -688,18 +970,25 @@ def _changed_words(x: str, y: str) -> tuple[str, str]:
 
 
 class Sources:
-    """The snippet pools, loaded once, decontaminated against the evaluation corpora found here."""
+    """The snippet pools and long files, loaded once, decontaminated against the evaluation corpora found here."""
 
-    def __init__(self, python=None, javascript=None, prose=None, decontaminate_against=True):
+    def __init__(self, python=None, javascript=None, prose=None, long=None, decontaminate_against=True):
         python = python_functions() if python is None else python
         javascript = js_functions() if javascript is None else javascript
         prose = prose_chunks() if prose is None else prose
+        long = long_files() if long is None else long
         self.eval_docs: set[str] = set()
+        self.eval_lines: set[str] = set()
         if decontaminate_against:
-            lines, self.eval_docs, names = evaluation_lines()
+            self.eval_lines, self.eval_docs, names = evaluation_lines()
+            lines = self.eval_lines
             python, javascript = decontaminate(python, lines, names), decontaminate(javascript, lines, names)
             prose = decontaminate(prose, lines, set())
+            long = decontaminate_long(long, lines, names)
         self.python, self.javascript, self.prose = python, javascript, prose
+        by_language = {k: [f for f in long if f.language == k and (k == "prose" or f.offers())]
+                       for k in LONG_LANGUAGES}
+        self.long = {k: files for k, files in by_language.items() if files}
         by_file: dict[str, list[Snippet]] = {}
         for s in python:
             by_file.setdefault(s.origin.split(":")[0], []).append(s)
@@ -717,9 +1006,8 @@ def make_example(sources: Sources, source: str, rng: random.Random) -> Example |
                 break
         else:
             return None
-        instr, before, after = rng.choice(_FIX).format(name=s.name), buggy, s.text
-        if rng.random() < HINT_SHARE and (hint := bug_hint(before, after)):
-            instr = f"{instr.rstrip('.')}: {hint}."
+        before, after = buggy, s.text
+        instr = _fix_instruction([s.name], [bug_hint(before, after)], rng)
     elif source == "code-edit":
         r = rng.random()
         if r < 0.1 and sources.python_pairs:
@@ -744,11 +1032,25 @@ def make_example(sources: Sources, source: str, rng: random.Random) -> Example |
         if edit is None:
             return None
         kind, instr, before, after = edit
+    elif source == "long-file":
+        # the language is kept while files are tried, so that files with few places for an edit (small
+        # JavaScript files) do not shift LONG_LANGUAGES
+        language = rng.choices(list(sources.long), [LONG_LANGUAGES[k] for k in sources.long])[0]
+        for _ in range(20):
+            s = rng.choice(sources.long[language])
+            if (edit := long_edit(s, rng)) is not None:
+                break
+        else:
+            return None
+        kind, instr, before, after = edit
     else:
         raise ValueError(f"unknown source {source!r}")
     if before == after or before in sources.eval_docs or after in sources.eval_docs:
         return None
     items = line_oracle(before, after)
+    if _touches_evaluation(items, before, sources.eval_lines) or \
+            (source == "long-file" and not _localized(kind, items)):
+        return None
     program = format_program(items, sep="")
     if resolve(parse(program), before) != after:  # the oracle is exact; a failure here is a bug in it
         raise AssertionError(f"oracle program does not resolve for {s.origin}")
@@ -762,7 +1064,7 @@ def generate(n: int, seed: int = 0, sources: Sources | None = None, mix: dict[st
     equals a shorter run."""
     sources = sources or Sources()
     names = [k for k in mix if mix[k] > 0 and (k != "js-bug" or sources.javascript)
-             and (k != "prose-edit" or sources.prose)]
+             and (k != "prose-edit" or sources.prose) and (k != "long-file" or sources.long)]
     weights = [mix[k] for k in names]
     out, seen = [], set()
     for i in range(n):
