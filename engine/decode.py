@@ -10,7 +10,7 @@ greedy full regeneration (drafter=None is that plain regeneration).
 import torch
 from transformers import DynamicCache
 
-from copy_as_decode.core.contract import CAP, EOS, FENCE, Hooks
+from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Hooks
 from copy_as_decode.core.program import Copy
 
 from .prompt import text_ids
@@ -40,9 +40,10 @@ def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: floa
 
 
 def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens, temperature=0.0,
-                   forced: list[int] | None = None, cache=None, hooks=Hooks()) -> Stats:
+                   forced: list[int] | None = None, cache=None, context: int | None = None, hooks=Hooks()) -> Stats:
     """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar;
-    cache: a DynamicCache that already holds the first tokens of `prompt`)."""
+    cache: a DynamicCache that already holds the first tokens of `prompt`; context: the model's positions, which
+    copied lines fill too, unlike the sampled-token budget)."""
     stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
     cache = cache if cache is not None else DynamicCache(config=model.config)
     with stats.timed("prefill_s"):
@@ -66,6 +67,9 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
                 feed, stats.spliced = feed + copied, stats.spliced + len(copied)
         if constraint.stopped():
             stats.stop = EOS
+            break
+        if context is not None and cache.get_seq_length() + len(feed) > context:
+            stats.stop = CONTEXT
             break
         with stats.timed("splice_s" if len(feed) > 1 else "decode_s"):
             logits = forward(model, cache, feed)[-1]

@@ -49,7 +49,7 @@ class Engine(EditFront):
         cache, reused, prefill_s = self._start(ids, hooks)
         stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule),
                                tracker, self.eos, max_new_tokens=plan.limit, temperature=temperature,
-                               forced=script, cache=cache, hooks=hooks)
+                               forced=script, cache=cache, context=self.context, hooks=hooks)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return tracker.items, stats
 

@@ -127,6 +127,19 @@ def test_grammar_selector_yields_a_valid_program_or_nothing(tiny_engine, humanev
         resolve(tracker.items, lines)  # the items completed so far parse and are in range
 
 
+def test_copies_that_would_pass_the_context_stop_the_program(tiny_engine, humanevalfix_python, monkeypatch):
+    """Copied lines fill the model's positions although the sampled-token budget does not count them: a
+    program whose copies would run past the context stops (`context`) and changes nothing."""
+    case = humanevalfix_python[5]
+    lines = split_lines(case.before)
+    program = format_program(line_oracle(case.before, case.after))
+    ids = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
+    assert tiny_engine.edit(case.before, case.instruction, "forced", program=program).text == case.after
+    monkeypatch.setattr(tiny_engine, "context", len(ids) + 40)  # room for the tags, not for the copied lines
+    e = cut_off(tiny_engine, case.before, case.instruction, "forced", program=program)
+    assert e.stop == CONTEXT and e.stats.sampled < e.limit and "context" in str(e)  # stopped at a copy, not a cap
+
+
 def _greedy_reference(engine, ids, n):
     out = engine.model.generate(torch.tensor([ids]), max_new_tokens=n, do_sample=False, eos_token_id=engine.eos,
                                 pad_token_id=engine.eos)
