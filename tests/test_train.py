@@ -358,13 +358,15 @@ def test_sft_command_trains_and_saves(tmp_path, short_examples):
     from copy_as_decode.train import cli
     path = tmp_path / "train.jsonl"
     data.write_jsonl(short_examples[:4], path)
+    made = {"data_version": data.DATA_VERSION, "seed": 0, "examples": 4}
+    data.meta_path(path).write_text(json.dumps(made))
     p = argparse.ArgumentParser()
     cli.add_arguments(p)
     args = p.parse_args(["sft", "--model", "tiny", "--data", str(path), "--out", str(tmp_path / "ad"), "--batch", "2",
                          "--rank", "2", "--no-autocast", "--max-tokens", "4096"])
     assert cli.run(args) == 0
     record = json.loads((tmp_path / "ad" / "train.json").read_text())
-    assert record["steps"] == 2 and len(record["losses"]) == 2
+    assert record["steps"] == 2 and len(record["losses"]) == 2 and record["data"] == made
     assert (tmp_path / "ad" / "adapter_config.json").is_file()
 
 
@@ -405,6 +407,9 @@ def test_data_command_writes_jsonl(tmp_path):
     assert len(rows) == 25 and all(resolve(r.program, r.before) == r.after for r in rows)
     long = [r for r in rows if r.source == "long-file"]  # whole files of the given root only
     assert long and all(r.id.split("/")[1] in ("textwrap.py", "shlex.py", "fnmatch.py") for r in long)
+    meta = json.loads(data.meta_path(out).read_text())  # what `train sft` records beside the adapter
+    assert (meta["data_version"], meta["seed"], meta["examples"]) == (data.DATA_VERSION, 0, 25)
+    assert sum(meta["sources"].values()) == 25 and meta["sources"]["long-file"] == len(long)
 
 
 def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, short_examples, monkeypatch):

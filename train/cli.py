@@ -1,4 +1,5 @@
 """Train: generate edit-program examples, fine-tune a LoRA adapter, draw a learning curve."""
+import json
 import sys
 from pathlib import Path
 
@@ -84,6 +85,10 @@ def run_data(args) -> int:
     counts: dict[str, int] = {}
     for ex in examples:
         counts[ex.source] = counts.get(ex.source, 0) + 1
+    # how the set was made, read by `train sft` into the adapter's train.json
+    data.meta_path(Path(args.out)).write_text(json.dumps(
+        {"data_version": data.DATA_VERSION, "seed": args.seed, "examples": len(examples), "sources": counts,
+         "command": sys.argv}, indent=1))
     print(f"wrote {len(examples)} examples (data v{data.DATA_VERSION}) to {args.out} "
           f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})")
     return 0

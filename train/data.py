@@ -1082,6 +1082,11 @@ def generate(n: int, seed: int = 0, sources: Sources | None = None, mix: dict[st
     return out
 
 
+def meta_path(data: Path) -> Path:
+    """Where `train data` records the data version, seed and command of a generated set."""
+    return data.with_name(data.name + ".meta.json")
+
+
 def write_jsonl(examples: list[Example], path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ import torch
 
 from copy_as_decode.core.contract import DEFAULT_MODEL
 
+from .data import meta_path
 from .sequence import IGNORE, Sequence, serialize_example
 
 TARGET_MODULES = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
@@ -230,7 +231,9 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
             ckpt.with_suffix(".tmp").replace(ckpt)  # a run killed mid-write keeps the previous checkpoint
     bar.close()
     model.save_pretrained(str(out))
-    record = {"config": asdict(cfg), "command": sys.argv, "data_sha256": _sha256(cfg.data), "device": device,
+    meta = meta_path(Path(cfg.data))
+    record = {"config": asdict(cfg), "command": sys.argv, "data_sha256": _sha256(cfg.data),
+              "data": json.loads(meta.read_text()) if meta.exists() else None, "device": device,
               "sequences": len(seqs), "steps": len(batches), "prefix_tokens": prefix_len, "losses": losses,
               "seconds": time.perf_counter() - start, "threads": torch.get_num_threads()}
     (out / "train.json").write_text(json.dumps(record, indent=1))
