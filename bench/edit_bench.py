@@ -78,11 +78,14 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
                                 max_new_tokens=plan.limit, prompt_lookup_num_tokens=lookup,
                                 eos_token_id=engine.eos, pad_token_id=engine.eos, stop_strings=[f"\n{fence}\n"],
                                 tokenizer=engine.tok)[0, len(ids):].tolist()
+    text = engine.tok.decode(out, skip_special_tokens=True)
     if len(out) < plan.limit:
         stop = contract.EOS if out and out[-1] == engine.eos else contract.FENCE
+        if stop == contract.EOS and not prompt.rewrite_finished(text, fence, document):
+            stop = contract.PARTIAL  # as the engine's rewrites: a part of the file changes nothing
     else:
         stop = contract.CONTEXT if plan.by_context else contract.CAP
-    return prompt.fenced_text(engine.tok.decode(out, skip_special_tokens=True), fence), len(out), stop
+    return prompt.fenced_text(text, fence), len(out), stop
 
 
 def passes(case, text: str) -> bool | None:

@@ -14,8 +14,10 @@ ENGINE_SELECTORS = SELECTORS + ("forced",)          # plus a given program fed t
 DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
-# Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing.
-EOS, FENCE, CAP, CANCELLED, CONTEXT = "eos", "fence", "cap", "cancelled", "context"
+# Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
+# rewrite that ended (end of sequence) without closing its code block and before the file's last lines, i.e.
+# the model answered with a part of the file (small models answer with the edited function alone).
+EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
 NORMAL_STOPS = (EOS, FENCE)
 
 # Worker error codes (docs/worker-protocol.md); JSON-RPC's own below -32000.
@@ -36,12 +38,14 @@ class ContextError(EditError, ValueError):
 
 
 class IncompleteEdit(EditError):
-    """The decode stopped before the edit was finished (stop reason `cap` or `context`)."""
+    """The decode stopped before the edit was finished (stop reason `cap`, `context` or `partial`)."""
 
     def __init__(self, stop: str, limit: int, stats=None):
         self.stop, self.limit, self.stats = stop, limit, stats
         if stop == CONTEXT:
             why = f"the edit did not fit the model's context ({limit} tokens left for it)"
+        elif stop == PARTIAL:
+            why = "the model rewrote only part of the file (it stopped before the file's last lines)"
         else:
             why = f"the edit did not finish within {limit} tokens"
         super().__init__(f"{why}; nothing was changed")

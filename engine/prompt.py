@@ -67,6 +67,17 @@ def fence_closed(text: str, fence: str) -> bool:
     return re.search(rf"(?:^|\n){re.escape(fence)}[ \t]*\n", text) is not None
 
 
+def rewrite_finished(text: str, fence: str, document: str, tail: int = 3) -> bool:
+    """Whether a rewrite that ended is the whole file: its block is closed, or its last `tail` non-blank lines
+    are the document's (an answer that stops by end of sequence inside the block may still be complete).
+    Anything else is a part of the file, which would delete the rest if applied."""
+    if fence_closed(text, fence):
+        return True
+    def last(t: str) -> list[str]:
+        return [line.rstrip() for line in t.split("\n") if line.strip()][-tail:]
+    return last(text) == last(document)
+
+
 def fenced_text(text: str, fence: str) -> str:
     """The file part of a rewrite: everything before its closing fence (which may also be its last line)."""
     m = re.search(rf"(?:^|\n){re.escape(fence)}[ \t]*(?:\n|$)", text)

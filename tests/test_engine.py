@@ -1,12 +1,13 @@
 """Exactness of the decode paths (splice == stepwise, forced == oracle, verified == greedy full regeneration)
 and the edit contract: every edit finishes or raises with its stop reason, text stays text."""
 import random
+import threading
 
 import pytest
 import torch
 from transformers import DynamicCache
 
-from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Cancelled, ContextError, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, PARTIAL, Cancelled, ContextError, Hooks, IncompleteEdit
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program, parse
@@ -14,6 +15,8 @@ from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import prompt
 from copy_as_decode.engine.decode import decode_rewrite, forward
 from copy_as_decode.engine.drafter import LineDrafter
+from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.stats import Stats
 
 
 def cut_off(engine, *args, **kwargs) -> IncompleteEdit:
@@ -334,3 +337,28 @@ def test_a_bfloat16_prefill_keeps_verified_equal_to_full(humanevalfix_python):
     mixed = forward(engine.model, engine.prefix.start(engine.model, ids, engine.prefill_model)[0], ids[-1:])[-1]
     assert not torch.equal(mixed, whole)  # the prefill really ran in bfloat16, to bfloat16's precision
     assert (mixed - whole).abs().max() < 0.05 * whole.abs().max()
+
+
+class ScriptedRewrite(EditFront):
+    """An engine front whose model answers a rewrite with `answer`, ended by end of sequence."""
+    trained, context, tok_lock = False, 32768, threading.Lock()
+
+    def __init__(self, tok, answer):
+        self.tok, self.answer = tok, answer
+
+    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
+        return [], self.answer, Stats(stop=EOS)
+
+
+def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_tokenizer):
+    """Small models answer a long file's edit with the edited function alone and end there: that part is not the
+    file, and applying it would delete the rest. A rewrite that ends without closing its block counts only when
+    it ends with the file's own last lines."""
+    lines = [f"def f{k}(x):\n    return x + {k}\n\n\n" for k in range(40)]
+    document = "".join(lines) + "if __name__ == '__main__':\n    f1(2)\n"
+    fixed = document.replace("x + 7\n", "x - 7\n")
+    e = cut_off(ScriptedRewrite(qwen_tokenizer, "def f7(x):\n    return x - 7\n"), document, "Fix f7.", "full")
+    assert e.stop == PARTIAL and "only part of the file" in str(e) and "nothing was changed" in str(e)
+    assert ScriptedRewrite(qwen_tokenizer, fixed).edit(document, "Fix f7.", "verified").text == fixed
+    closed = "def f7(x):\n    return x - 7\n```\n"  # a closed block is the model's whole answer
+    assert ScriptedRewrite(qwen_tokenizer, closed).edit(document, "Fix f7.", "full").text == closed[:-4]
