@@ -15,8 +15,8 @@ DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
-# rewrite that ended (end of sequence) without closing its code block and before the file's last lines, i.e.
-# the model answered with a part of the file (small models answer with the edited function alone).
+# rewrite that ended (end of sequence) without closing its code block, short of the file's last line or of
+# half its lines: the model answered with a part of the file (small models answer with the edited function).
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
 NORMAL_STOPS = (EOS, FENCE)
 
@@ -45,7 +45,7 @@ class IncompleteEdit(EditError):
         if stop == CONTEXT:
             why = f"the edit did not fit the model's context ({limit} tokens left for it)"
         elif stop == PARTIAL:
-            why = "the model rewrote only part of the file (it stopped before the file's last lines)"
+            why = "the model rewrote only part of the file (it stopped before the file's end)"
         else:
             why = f"the edit did not finish within {limit} tokens"
         super().__init__(f"{why}; nothing was changed")

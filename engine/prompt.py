@@ -67,15 +67,15 @@ def fence_closed(text: str, fence: str) -> bool:
     return re.search(rf"(?:^|\n){re.escape(fence)}[ \t]*\n", text) is not None
 
 
-def rewrite_finished(text: str, fence: str, document: str, tail: int = 3) -> bool:
-    """Whether a rewrite that ended is the whole file: its block is closed, or its last `tail` non-blank lines
-    are the document's (an answer that stops by end of sequence inside the block may still be complete).
-    Anything else is a part of the file, which would delete the rest if applied."""
-    if fence_closed(text, fence):
+def rewrite_finished(text: str, fence: str, document: str) -> bool:
+    """Whether a rewrite that ended is the whole file: its block is closed, or it ends with the document's last
+    non-blank line and keeps at least half of its non-blank lines (an answer that stops by end of sequence
+    inside the block may still be complete). Anything else is a part of the file, which would delete the rest
+    if applied."""
+    if fenced_text(text, fence) != text:  # the block was closed (its fence may end the answer, unterminated)
         return True
-    def last(t: str) -> list[str]:
-        return [line.rstrip() for line in t.split("\n") if line.strip()][-tail:]
-    return last(text) == last(document)
+    out, doc = ([line.rstrip() for line in t.split("\n") if line.strip()] for t in (text, document))
+    return out[-1:] == doc[-1:] and 2 * len(out) >= len(doc)
 
 
 def fenced_text(text: str, fence: str) -> str:

@@ -353,12 +353,18 @@ class ScriptedRewrite(EditFront):
 def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_tokenizer):
     """Small models answer a long file's edit with the edited function alone and end there: that part is not the
     file, and applying it would delete the rest. A rewrite that ends without closing its block counts only when
-    it ends with the file's own last lines."""
+    it ends with the file's last line and keeps at least half of its lines."""
     lines = [f"def f{k}(x):\n    return x + {k}\n\n\n" for k in range(40)]
     document = "".join(lines) + "if __name__ == '__main__':\n    f1(2)\n"
-    fixed = document.replace("x + 7\n", "x - 7\n")
-    e = cut_off(ScriptedRewrite(qwen_tokenizer, "def f7(x):\n    return x - 7\n"), document, "Fix f7.", "full")
-    assert e.stop == PARTIAL and "only part of the file" in str(e) and "nothing was changed" in str(e)
-    assert ScriptedRewrite(qwen_tokenizer, fixed).edit(document, "Fix f7.", "verified").text == fixed
-    closed = "def f7(x):\n    return x - 7\n```\n"  # a closed block is the model's whole answer
-    assert ScriptedRewrite(qwen_tokenizer, closed).edit(document, "Fix f7.", "full").text == closed[:-4]
+    for part in ("def f7(x):\n    return x - 7\n",  # the edited function alone
+                 "def f7(x):\n    return x - 7\n\n\nif __name__ == '__main__':\n    f1(2)\n"):  # and the end
+        e = cut_off(ScriptedRewrite(qwen_tokenizer, part), document, "Fix f7.", "full")
+        assert e.stop == PARTIAL and "only part of the file" in str(e) and "nothing was changed" in str(e)
+    near_end = document.replace("x + 39\n", "x - 39\n").replace("__main__", "__main__ ")  # next to the last line
+    for fixed in (document.replace("x + 7\n", "x - 7\n"), near_end):
+        assert ScriptedRewrite(qwen_tokenizer, fixed).edit(document, "Fix.", "verified").text == fixed
+    last = document.replace("f1(2)", "f1(3)")  # unclosed, and its last line is not the file's: refused
+    assert cut_off(ScriptedRewrite(qwen_tokenizer, last), document, "Fix.", "full").stop == PARTIAL
+    for closed in ("def f7(x):\n    return x - 7\n```\n", "def f7(x):\n    return x - 7\n```"):
+        # a closed block is the model's whole answer, also when the fence ends it without a newline
+        assert ScriptedRewrite(qwen_tokenizer, closed).edit(document, "Fix f7.", "full").text == closed[:closed.index("`")]
