@@ -81,7 +81,7 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
     text = engine.tok.decode(out, skip_special_tokens=True)
     if len(out) < plan.limit:
         stop = contract.EOS if out and out[-1] == engine.eos else contract.FENCE
-        if stop == contract.EOS and not prompt.rewrite_finished(text, fence, document):
+        if not prompt.rewrite_finished(text, fence, document):
             stop = contract.PARTIAL  # as the engine's rewrites: a part of the file changes nothing
     else:
         stop = contract.CONTEXT if plan.by_context else contract.CAP

@@ -15,8 +15,8 @@ DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
-# rewrite that ended (end of sequence) without closing its code block, short of the file's last line or of
-# half its lines: the model answered with a part of the file (small models answer with the edited function).
+# rewrite that ended with a part of the file (under half of its lines, or ended by end of sequence inside its
+# block short of the file's last line): small models answer with the edited function alone.
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
 NORMAL_STOPS = (EOS, FENCE)
 

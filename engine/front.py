@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import CAP, CONTEXT, EOS, NORMAL_STOPS, PARTIAL, Budget, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, Budget, Hooks, IncompleteEdit
 from copy_as_decode.core.document import split_lines, with_line_endings
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Item, format_item, format_program, parse
@@ -84,7 +84,7 @@ class EditFront:
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, explicit)
         tokens, text, stats = self._decode_rewrite(ids, fence, lf, verified, plan, hooks)
-        if stats.stop == EOS and not prompt.rewrite_finished(text, fence, lf):
+        if stats.stop in NORMAL_STOPS and not prompt.rewrite_finished(text, fence, lf):
             stats.stop = PARTIAL
         _finished(stats, plan)
         new = with_line_endings(document, prompt.fenced_text(text, fence))

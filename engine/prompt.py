@@ -68,14 +68,15 @@ def fence_closed(text: str, fence: str) -> bool:
 
 
 def rewrite_finished(text: str, fence: str, document: str) -> bool:
-    """Whether a rewrite that ended is the whole file: its block is closed, or it ends with the document's last
-    non-blank line and keeps at least half of its non-blank lines (an answer that stops by end of sequence
-    inside the block may still be complete). Anything else is a part of the file, which would delete the rest
-    if applied."""
-    if fenced_text(text, fence) != text:  # the block was closed (its fence may end the answer, unterminated)
+    """Whether a rewrite is the whole file rather than a part of it (which would delete the rest if applied):
+    it keeps at least half of the document's non-blank lines, and either closes its block or, ended by end of
+    sequence inside it, ends with the document's last non-blank line. Small models answer a long file's edit
+    with the edited function or sentence alone, some of them closing the block after it."""
+    body = fenced_text(text, fence)
+    out, doc = ([line.rstrip() for line in t.split("\n") if line.strip()] for t in (body, document))
+    if not doc:  # nothing to lose: a new file's first text
         return True
-    out, doc = ([line.rstrip() for line in t.split("\n") if line.strip()] for t in (text, document))
-    return out[-1:] == doc[-1:] and 2 * len(out) >= len(doc)
+    return 2 * len(out) >= len(doc) and (body != text or out[-1:] == doc[-1:])
 
 
 def fenced_text(text: str, fence: str) -> str:

@@ -352,8 +352,8 @@ class ScriptedRewrite(EditFront):
 
 def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_tokenizer):
     """Small models answer a long file's edit with the edited function alone and end there: that part is not the
-    file, and applying it would delete the rest. A rewrite that ends without closing its block counts only when
-    it ends with the file's last line and keeps at least half of its lines."""
+    file, and applying it would delete the rest. A rewrite counts when it keeps at least half of the file's lines
+    and closes its block, or, ended inside it, ends with the file's last line."""
     lines = [f"def f{k}(x):\n    return x + {k}\n\n\n" for k in range(40)]
     document = "".join(lines) + "if __name__ == '__main__':\n    f1(2)\n"
     for part in ("def f7(x):\n    return x - 7\n",  # the edited function alone
@@ -366,5 +366,8 @@ def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_to
     last = document.replace("f1(2)", "f1(3)")  # unclosed, and its last line is not the file's: refused
     assert cut_off(ScriptedRewrite(qwen_tokenizer, last), document, "Fix.", "full").stop == PARTIAL
     for closed in ("def f7(x):\n    return x - 7\n```\n", "def f7(x):\n    return x - 7\n```"):
-        # a closed block is the model's whole answer, also when the fence ends it without a newline
-        assert ScriptedRewrite(qwen_tokenizer, closed).edit(document, "Fix f7.", "full").text == closed[:closed.index("`")]
+        # closing the block after the edited function does not make it the file
+        assert cut_off(ScriptedRewrite(qwen_tokenizer, closed), document, "Fix f7.", "full").stop == PARTIAL
+    fixed = document.replace("f1(2)", "f1(3)")  # its last line changed: fine when the block is closed
+    assert ScriptedRewrite(qwen_tokenizer, fixed + "```").edit(document, "Fix.", "full").text == fixed
+    assert ScriptedRewrite(qwen_tokenizer, "print(1)\n").edit("", "Say hi.", "full").text == "print(1)\n"  # a new file
