@@ -153,6 +153,20 @@ def within_lines(cases: list, lines: tuple[int, int] | None) -> list:
     return [c for c in cases if lines[0] <= len(split_lines(user_file(c)[0])) <= lines[1]]
 
 
+def field_value(value: str) -> tuple[str, str]:
+    """argparse type for `--where FIELD=VALUE`."""
+    name, eq, want = value.partition("=")
+    if not eq or not name:
+        raise ValueError(f"expected FIELD=VALUE, got {value!r}")
+    return name, want
+
+
+def where(cases: list, conditions: list[tuple[str, str]] | None) -> list:
+    """The cases whose extra fields (kind, hinted, bucket, ...) have these values, compared as JSON spells
+    them (`hinted=true`, `bucket=300`, `kind=bug`)."""
+    return [c for c in cases if all(json.dumps(c.extra.get(k)).strip('"') == v for k, v in conditions or [])]
+
+
 def load_all(names=CORPORA) -> dict[str, list[Case]]:
     return {name: load(name) for name in names}
 

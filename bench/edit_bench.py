@@ -1,6 +1,7 @@
 """Edit: corpora through each selector and HF prompt-lookup decoding, side by side in one run.
 
     copy-as-decode bench edit [--corpora NAME ...] [--corpus PATH.jsonl ...] [--selectors S ...] [--limit N]
+                              [--cases all|development|heldout] [--lines LO-HI] [--where FIELD=VALUE ...]
                               [--json OUT]
 
 `--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
@@ -43,11 +44,12 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop",
           "prefilled_tokens": "prefilled", "second_edit_prefilled_tokens": "again_prefilled",
           "second_edit_prefill_seconds": "again_prefill_s"}
+CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.bench.corpora import line_range
+    from copy_as_decode.bench.corpora import field_value, line_range
     from copy_as_decode.cli import add_engine_arguments, budget_arg
     add_engine_arguments(p)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
@@ -56,6 +58,11 @@ def add_arguments(p) -> None:
     p.add_argument("--corpus", action="append", default=[], metavar="PATH.jsonl",
                    help="a JSONL file in the case format (repeatable)")
     p.add_argument("--lines", type=line_range, metavar="LO-HI", help="only cases whose document has LO..HI lines")
+    p.add_argument("--where", type=field_value, action="append", metavar="FIELD=VALUE",
+                   help="only cases with this value in a corpus field, e.g. kind=bug, hinted=true (repeatable)")
+    p.add_argument("--cases", choices=CASE_SETS, default="all",
+                   help="HumanEvalFix cases: all, the development cases (bench/data/development_cases.json) or the "
+                        "held-out ones; figures on the two are reported apart")
     p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
                    choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
@@ -102,12 +109,7 @@ def passes(case, text: str) -> bool | None:
 def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     """The tokens and seconds that the prompt of a second edit of `document` (SECOND_INSTRUCTION, the same
     selector) prefills after the first: only what follows the file in the prompt, as engine/prompt.py lays it out."""
-    from copy_as_decode.core.document import split_lines
-    from copy_as_decode.engine import prompt
-    if ran in ("grammar", "forced"):
-        ids = prompt.program_prompt(engine.tok, split_lines(document), SECOND_INSTRUCTION)
-    else:
-        ids = prompt.rewrite_prompt(engine.tok, document.replace("\r\n", "\n"), SECOND_INSTRUCTION)[0]
+    ids = engine.prompt_ids(document, SECOND_INSTRUCTION, ran)
     start = time.perf_counter()
     _, reused = engine.prefix.start(engine.model, ids, engine.prefill_model)
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
@@ -271,9 +273,11 @@ def plot_cost(report: dict, path: Path) -> None:
 
 def corpora_of(args) -> list[tuple[str, list]]:
     from copy_as_decode.bench.corpora import load, load_file
+    from copy_as_decode.bench.heldout import select
     files = getattr(args, "corpus", None) or []  # callers that build their own Namespace name only corpora
     names = args.corpora if args.corpora is not None else [] if files else list(DEFAULT_CORPORA)
-    return [(n, load(n)) for n in names] + [(Path(f).stem, load_file(f)) for f in files]
+    chosen = getattr(args, "cases", "all")
+    return [(n, select(n, load(n), chosen)) for n in names] + [(Path(f).stem, load_file(f)) for f in files]
 
 
 def print_tables(report: dict) -> None:
@@ -303,7 +307,7 @@ def run(args) -> int:
     import torch
     from tqdm import tqdm
 
-    from copy_as_decode.bench.corpora import spread, within_lines
+    from copy_as_decode.bench.corpora import spread, where, within_lines
     from copy_as_decode.cli import engine_from
     from copy_as_decode.engine import prompt
     corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
@@ -316,7 +320,7 @@ def run(args) -> int:
     warm = engine.prefix.fork()
     for corpus, cases in corpora:
         rows = []
-        for case in tqdm(spread(within_lines(cases, args.lines), args.limit), desc=corpus, file=sys.stderr):
+        for case in tqdm(spread(where(within_lines(cases, args.lines), args.where), args.limit), desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args, warm) for sel in args.selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows

@@ -19,9 +19,18 @@ def development_ids(corpus: str) -> set[str]:
 
 def split(corpus: str) -> tuple[list[Case], list[Case]]:
     """(development, held out) cases of a HumanEvalFix corpus, in corpus order."""
-    dev = development_ids(corpus)
     cases = load(corpus)
-    return [c for c in cases if c.id in dev], [c for c in cases if c.id not in dev]
+    return select(corpus, cases, "development"), select(corpus, cases, "heldout")
+
+
+def select(corpus: str, cases: list[Case], which: str) -> list[Case]:
+    """`which` of a corpus's cases: all, development or heldout; only HumanEvalFix corpora have the split."""
+    if which == "all":
+        return cases
+    if corpus not in json.loads(PATH.read_text())["cases"]:
+        raise ValueError(f"{corpus} has no development/held-out split (HumanEvalFix corpora have)")
+    dev = development_ids(corpus)
+    return [c for c in cases if (c.id in dev) == (which == "development")]
 
 
 def heldout_sample(corpus: str, n: int | None = SAMPLE) -> list[Case]:

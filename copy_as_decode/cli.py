@@ -145,8 +145,10 @@ def cmd_models(args) -> int:
     if args.action == "install":
         print(models.install(args.name))
     else:
-        for name in models.BUILTINS:
-            print(f"{name}\t{'installed' if models.is_installed(name) else 'not installed'}\t{models.cache_dir(name)}")
+        for name in models.NAMES:
+            where = models.ADAPTERS / name if name in models.ADAPTED else models.cache_dir(name)
+            trained = f" (trained to write programs: {models.ADAPTED[name].base} + adapter)" if name in models.ADAPTED else ""
+            print(f"{name}\t{'installed' if models.is_installed(name) else 'not installed'}\t{where}{trained}")
     return 0
 
 

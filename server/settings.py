@@ -4,10 +4,10 @@ import sys
 from dataclasses import dataclass, field, fields, replace
 
 from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, SELECTORS
-from copy_as_decode.engine.models import BUILTINS, TINY
+from copy_as_decode.engine.models import NAMES, TINY
 
 SECTION = "copyAsDecode"
-BUILTIN_MODELS = (*BUILTINS, TINY)  # whose context is known before a worker runs
+BUILTIN_MODELS = (*NAMES, TINY)  # whose context is known before a worker runs
 REVIEW = ("always", "never", "large")
 
 # camelCase setting name -> field name

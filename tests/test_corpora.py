@@ -106,3 +106,15 @@ def test_data_dir_override_and_errors(tmp_path, monkeypatch):
         load("humanevalfix-js")
     with pytest.raises(CorpusError, match="unknown corpus"):
         load("nope")
+
+
+def test_where_picks_cases_by_their_corpus_fields():
+    from copy_as_decode.bench.corpora import field_value, load, where
+    cases = load("long-python")
+    hinted = where(cases, [field_value("kind=bug"), field_value("hinted=true")])
+    assert hinted and all(c.extra["kind"] == "bug" and c.extra["hinted"] is True for c in hinted)
+    assert len(where(cases, [("bucket", "300"), ("kind", "bug")])) == sum(
+        1 for c in cases if c.extra["bucket"] == 300 and c.extra["kind"] == "bug")
+    assert where(cases, None) == cases and where(cases, [("kind", "nothing")]) == []
+    with pytest.raises(ValueError):
+        field_value("kind")

@@ -18,3 +18,18 @@ def test_the_heldout_sample_is_fixed_spread_and_disjoint():
         assert not {c.id for c in sample} & {c.id for c in dev}
         assert sample == heldout.heldout_sample(corpus) and sample[0] == held[0] and sample[-1] == held[-1]
         assert len(dev) + len(held) == 164
+
+
+def test_bench_edit_runs_the_heldout_sample_and_never_a_development_case():
+    from argparse import Namespace
+
+    import pytest
+
+    from copy_as_decode.bench.edit_bench import corpora_of
+    for corpus in ("humanevalfix-python", "humanevalfix-js"):
+        [(name, cases)] = corpora_of(Namespace(corpora=[corpus], corpus=[], cases="heldout"))
+        assert spread(cases, heldout.SAMPLE) == heldout.heldout_sample(corpus)
+        [(_, dev)] = corpora_of(Namespace(corpora=[corpus], corpus=[], cases="development"))
+        assert {c.id for c in dev} == heldout.development_ids(corpus)
+    with pytest.raises(ValueError, match="no development/held-out split"):
+        corpora_of(Namespace(corpora=["long-python"], corpus=[], cases="heldout"))

@@ -438,3 +438,25 @@ def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, short_examples, monkeyp
     a = load_adapter(models.load("tiny")[0], tmp_path / "whole").state_dict()
     b = load_adapter(models.load("tiny")[0], tmp_path / "parts").state_dict()
     assert all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)
+
+
+def test_an_exported_adapter_is_half_the_bytes_and_merges_to_nearly_the_same_model(tiny_lora, tmp_path):
+    from copy_as_decode.engine import models
+    from copy_as_decode.train.export import export
+    model, tok, cfg, seqs = tiny_lora
+    model.train()
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr)
+    sft.train_step(model, opt, seqs, cfg, 0)
+    model.save_pretrained(str(tmp_path / "trained"))
+    shipped = export(tmp_path / "trained", tmp_path / "shipped")
+    full = (tmp_path / "trained" / "adapter_model.safetensors").stat().st_size
+    assert shipped["bytes"] < 0.55 * full and shipped["sha256"] == models.sha256(tmp_path / "shipped" / "adapter_model.safetensors")
+    x = torch.tensor([seqs[0].input_ids[-60:]])
+    with torch.no_grad():
+        base = models.load("tiny")[0](input_ids=x).logits
+        a = models.load(f"tiny+{tmp_path / 'trained'}")[0](input_ids=x).logits
+        b = models.load(f"tiny+{tmp_path / 'shipped'}")[0](input_ids=x).logits
+    change = (a - base).abs().max()
+    assert change > 1e-3 and (b - a).abs().max() < 0.02 * change  # bfloat16 factors: the adapter's effect kept
+    with pytest.raises(ValueError, match="no adapter"):
+        export(tmp_path / "nothing", tmp_path / "out")
