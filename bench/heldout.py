@@ -27,9 +27,10 @@ def select(corpus: str, cases: list[Case], which: str) -> list[Case]:
     """`which` of a corpus's cases: all, development or heldout; only HumanEvalFix corpora have the split."""
     if which == "all":
         return cases
-    if corpus not in json.loads(PATH.read_text())["cases"]:
+    named = json.loads(PATH.read_text())["cases"]
+    if corpus not in named:
         raise ValueError(f"{corpus} has no development/held-out split (HumanEvalFix corpora have)")
-    dev = development_ids(corpus)
+    dev = set(named[corpus])
     return [c for c in cases if (c.id in dev) == (which == "development")]
 
 
