@@ -318,6 +318,28 @@ def test_every_gradient_mode_trains(tiny_lora, grad_from):
     assert sft.evaluate_loss(model, seqs) < before
 
 
+def test_checkpointing_gives_the_same_gradient_and_refuses_a_prefix_cache(tiny_lora):
+    from copy_as_decode.engine import models
+    model, tok, cfg, seqs = tiny_lora
+
+    def grads(cfg):
+        base, _ = models.load("tiny")
+        torch.manual_seed(0)  # the same LoRA initialisation both times
+        peft = sft.attach_lora(base, cfg)
+        peft.train()
+        for s in seqs:
+            sft.sequence_loss(peft, s)[0].backward()
+        return {n: p.grad for n, p in peft.named_parameters() if p.requires_grad}
+
+    plain = grads(sft.Config(**{**cfg.__dict__, "grad_from": "all"}))
+    recomputed = grads(sft.Config(**{**cfg.__dict__, "grad_from": "all", "checkpointing": True}))
+    assert plain.keys() == recomputed.keys() and any(g.abs().sum() > 0 for g in plain.values())
+    for name in plain:
+        assert torch.allclose(plain[name], recomputed[name], rtol=1e-5, atol=1e-7), name
+    with pytest.raises(ValueError, match="grad_from"):
+        sft.attach_lora(models.load("tiny")[0], sft.Config(**{**cfg.__dict__, "checkpointing": True}))
+
+
 def test_one_sft_step_lowers_the_loss(tiny_lora):
     model, tok, cfg, seqs = tiny_lora
     before = sft.evaluate_loss(model, seqs)

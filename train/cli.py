@@ -44,6 +44,8 @@ def add_arguments(p) -> None:
         s.add_argument("--grad-from", default="shared", choices=("all", "shared", "program"),
                        help="backpropagate through everything, all but the shared prompt prefix (default), "
                             "or the program only (cheapest); see train/sft.py")
+        s.add_argument("--checkpointing", action="store_true",
+                       help="recompute each layer during backward: long documents fit in memory (--grad-from all)")
         if name == "sft":
             s.add_argument("--out", default="results/adapters/run", help="adapter directory")
             s.add_argument("--checkpoint-every", type=int, default=25, help="steps between checkpoints (0: none)")
@@ -68,6 +70,7 @@ def _config(args):
                   epochs=args.epochs, batch=args.batch, lr=args.lr, rank=args.rank, alpha=args.alpha,
                   first_layer=args.first_layer, max_tokens=args.max_tokens, seed=args.seed, device=args.device,
                   autocast=not args.no_autocast, grad_from=args.grad_from, threads=args.threads,
+                  checkpointing=args.checkpointing,
                   checkpoint_every=getattr(args, "checkpoint_every", 0), resume=getattr(args, "resume", False))
 
 

@@ -13,6 +13,11 @@ Where the gradient flows (`grad_from`), a speed/fidelity trade-off for CPU runs:
 - "program": the whole prompt (with the document) is run without gradients; only the program part
   (sampled and copied tokens) is backpropagated. Cheapest; the document's keys and values still come from
   the adapted model but do not learn.
+
+Long documents (a whole 1,000-line file is ~10k tokens) need `checkpointing`: each decoder layer keeps only its
+input and is recomputed during backward, so activation memory grows with the sequence instead of with
+sequence x layers (attention probabilities included). transformers drops a KV cache inside a checkpointed layer
+(the recompute would append to it twice), so it goes with grad_from "all" only: full sequences, the exact gradient.
 """
 import hashlib
 import json
@@ -53,6 +58,7 @@ class Config:
     autocast: bool = True            # bf16 autocast (CPU with avx512_bf16 or CUDA); master weights stay fp32
     grad_from: str = "shared"        # all, shared or program (see the module docstring)
     threads: int | None = None
+    checkpointing: bool = False      # recompute each layer in backward (long documents; needs grad_from "all")
     checkpoint_every: int = 25       # optimizer steps between checkpoints (out/checkpoint.pt); 0: none
     resume: bool = False             # continue from out/checkpoint.pt when it is there
 
@@ -121,7 +127,12 @@ def sequence_loss(model, seq: Sequence, prefix: list | None = None, autocast: bo
 
 def attach_lora(model, cfg: Config):
     from peft import get_peft_model
-    return get_peft_model(model, lora_config(cfg, model.config.num_hidden_layers))
+    if cfg.checkpointing and cfg.grad_from != "all":
+        raise ValueError('checkpointing needs grad_from "all": a checkpointed layer ignores the prefix cache')
+    model = get_peft_model(model, lora_config(cfg, model.config.num_hidden_layers))
+    if cfg.checkpointing:  # non-reentrant: the frozen embeddings' output needs no gradient for it to work
+        model.base_model.model.activation_checkpointing_enable({"use_reentrant": False})
+    return model
 
 
 def lr_at(step: int, total: int, cfg: Config) -> float:
