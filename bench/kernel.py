@@ -1,4 +1,5 @@
-"""Kernel: copying N tokens by one parallel forward vs N autoregressive decode steps, after the same prefix."""
+"""Kernel: copying N tokens by one parallel forward vs N autoregressive decode steps, after the same prefix;
+and how far the two part in this device and dtype (the splice == stepwise claim, per N)."""
 import json
 import platform
 import statistics
@@ -53,13 +54,28 @@ def measure(engine, sizes, prefix: int, repeats: int) -> list[dict]:
             sync()
             cache.crop(-n)
 
-        parallel()  # warm-up for this shape
+        agree = agreement(engine.model, cache, copied)  # also the warm-up for this shape
         par = statistics.median(_timed(parallel) for _ in range(repeats))
         ar = statistics.median(_timed(stepwise) for _ in range(repeats))
-        points.append({"n": n, "parallel_s": par, "autoregressive_s": ar, "speedup": ar / par})
-        print(f"  N={n:4d}  parallel {par * 1e3:9.1f} ms  autoregressive {ar * 1e3:10.1f} ms  {ar / par:7.1f}x",
-              file=sys.stderr)
+        points.append({"n": n, "parallel_s": par, "autoregressive_s": ar, "speedup": ar / par, **agree})
+        print(f"  N={n:4d}  parallel {par * 1e3:9.1f} ms  autoregressive {ar * 1e3:10.1f} ms  {ar / par:7.1f}x  "
+              f"argmax agrees {agree['argmax_agree']:.3f}", file=sys.stderr)
     return points
+
+
+def agreement(model, cache, copied: list[int]) -> dict:
+    """Logits of the N positions from one parallel forward against N single steps: the largest difference
+    relative to the largest logit, and the share of positions whose argmax (the greedy choice) is the same."""
+    import torch
+
+    from copy_as_decode.engine.decode import forward
+    n = len(copied)
+    parallel = forward(model, cache, copied, all_logits=True).float()
+    cache.crop(-n)
+    steps = torch.stack([forward(model, cache, [t])[-1] for t in copied]).float()
+    cache.crop(-n)
+    return {"max_rel_diff": float((parallel - steps).abs().max() / steps.abs().max()),
+            "argmax_agree": float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())}
 
 
 def plot(points: list[dict], path: Path, title: str) -> None:
@@ -98,10 +114,11 @@ def run(args) -> int:
                                                 f"{engine.dtype} {report['threads']} threads",
                                                 "points": [{"n": p["n"], "speedup": round(p["speedup"], 2)}
                                                            for p in points]}, indent=2) + "\n")
-    print(f"{'N':>5} {'parallel ms':>12} {'autoregr. ms':>13} {'speedup':>8} {'paper':>7}")
+    print(f"{'N':>5} {'parallel ms':>12} {'autoregr. ms':>13} {'speedup':>8} {'paper':>7} {'rel. diff':>10} "
+          f"{'argmax same':>12}")
     for p in points:
         paper = f"{PAPER[p['n']]:.1f}x" if p["n"] in PAPER else ""
         print(f"{p['n']:>5} {p['parallel_s'] * 1e3:>12.1f} {p['autoregressive_s'] * 1e3:>13.1f} "
-              f"{p['speedup']:>7.1f}x {paper:>7}")
+              f"{p['speedup']:>7.1f}x {paper:>7} {p['max_rel_diff']:>10.1e} {p['argmax_agree']:>12.3f}")
     print(f"wrote {out} and {png}")
     return 0
