@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU evidence in one run (docs/gpu.md): set-up, the copy kernel and its exactness per dtype, verified ==
-# full on CUDA, edits held out with each model, one training step on a long file. Every step has its own time
+# full on CUDA, edits held out with each model, a short training run with long files in. Every step has its own time
 # limit and log; a step that fails or times out is recorded and the next one runs. Results go to $OUT
-# (default results/gpu): one JSON per step, summary.txt, tables.txt.
+# (default results/gpu): a log per step, a JSON per benchmark, summary.txt, tables.txt (both appended to).
 #   scripts/gpu-check.sh [--quick] [STAGE ...]   stages: setup kernel edit train (default: all, ~10 min on a GPU;
 #                                                two calls, `setup kernel` then `edit train`, fit a 10-minute limit)
 #   --quick: the tiny model on the CPU (a check of this script)
