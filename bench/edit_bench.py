@@ -36,14 +36,18 @@ from pathlib import Path
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
-SELECTORS = ("auto", "grammar", "grammar-cold", "verified", "full", "prompt-lookup")
+# llama-server: the peer a user would run instead, llama.cpp's plain greedy rewrite of the same prompt with the
+# same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
+SELECTORS = ("auto", "windowed", "grammar", "grammar-cold", "verified", "full", "prompt-lookup", "llama-server")
+PEER = "llama-server"
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
           "seconds": "seconds", "prefill_seconds": "prefill_s", "sampled": "sampled", "copied": "spliced",
           "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop",
           "prefilled_tokens": "prefilled", "second_edit_prefilled_tokens": "again_prefilled",
-          "second_edit_prefill_seconds": "again_prefill_s"}
+          "second_edit_prefill_seconds": "again_prefill_s", "lines_lost": "lines_lost",
+          "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 
@@ -63,10 +67,15 @@ def add_arguments(p) -> None:
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="HumanEvalFix cases: all, the development cases (bench/data/development_cases.json) or the "
                         "held-out ones; figures on the two are reported apart")
-    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
+    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold", PEER)],
                    choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
+    p.add_argument("--second-edit", action="store_true",
+                   help="also measure what a second edit of each file (SECOND_INSTRUCTION) prefills after the first")
+    p.add_argument("--peer", action="store_true",
+                   help="also run llama-server's plain rewrite of the same prompt with the same model (the `llama-server` "
+                        "row; needs the built server, scripts/build-llama-server.sh)")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
     p.add_argument("--json", default="results/edit.json")
 
@@ -78,7 +87,7 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
 
     from copy_as_decode.core import contract
     from copy_as_decode.engine import prompt
-    ids, fence = prompt.rewrite_prompt(engine.tok, document, instruction)
+    ids, fence = prompt.rewrite_prompt(engine.tok, document, instruction, engine.layout)
     n = len(prompt.text_ids(engine.tok, document))
     plan = contract.budget(contract.rewrite_bound(n), n, len(ids), engine.context, max_new_tokens)
     out = engine.model.generate(torch.tensor([ids], device=engine.model.device), do_sample=False,
@@ -115,10 +124,12 @@ def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
 
 
-def run_case(engine, case, selector, args, warm) -> dict:
-    """One edit of `case`, starting from the prompt cache `warm` (the prompt heads)."""
+def run_case(engine, case, selector, args, warm, peer=None) -> dict:
+    """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peer`: the llama-server
+    backend the `llama-server` row runs on."""
     from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
+    from copy_as_decode.core.deletions import deleted_lines, lines_lost
     from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.prefix_cache import PrefixCache
     document, gold = user_file(case)
@@ -136,10 +147,12 @@ def run_case(engine, case, selector, args, warm) -> dict:
         if not row["complete"]:  # as for the engine's selectors, a cut-off rewrite changes nothing
             text = document
     else:
-        engine.prefix = PrefixCache(warm.max_bytes) if selector == "grammar-cold" else warm.fork()
+        runs = peer if selector == PEER else engine
+        if selector != PEER:
+            engine.prefix = PrefixCache(warm.max_bytes) if selector == "grammar-cold" else warm.fork()
         try:
-            r = engine.edit(document, case.instruction, selector.removesuffix("-cold"),
-                            max_new_tokens=args.max_new_tokens)
+            r = runs.edit(document, case.instruction, "full" if selector == PEER else selector.removesuffix("-cold"),
+                          max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")))
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
             text, s, extra = document, e.stats, {"tokens": None, "program": None}
@@ -148,18 +161,23 @@ def run_case(engine, case, selector, args, warm) -> dict:
         row = dict(not_run) if s is None else {
             "sampled": s.sampled, "spliced": s.spliced, "drafted": s.drafted, "forwards": s.forwards,
             "prefill_s": s.prefill_s, "prefilled": s.prompt_tokens - s.prompt_cached,
-            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, **extra}
+            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, "windows": s.windows, **extra}
     seconds = time.perf_counter() - start
-    if selector != "prompt-lookup" and s is not None:
+    if args.second_edit and selector not in ("prompt-lookup", PEER) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
     row.setdefault("again_prefilled", None)
     row.setdefault("again_prefill_s", None)
+    row.setdefault("windows", None)
+    row.update(deleted_lines=deleted_lines(document, text), lines_lost=None if gold is None else lines_lost(document, text, gold))
     row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
+
+
+LANGUAGES = {"python": "python", "javascript": "javascript", "text": "markdown"}
 
 
 def refused(row: dict) -> bool:
@@ -181,7 +199,8 @@ def summarize(rows: list[dict]) -> dict:
              "drafted": sum(r.get("drafted", 0) for r in rs),
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
-             "refused": sum(map(refused, rs))}
+             "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
+             "windowed": sum(r.get("ran") == "windowed" for r in rs)}
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
@@ -287,7 +306,7 @@ def print_tables(report: dict) -> None:
     print(f"model {report['model']} on {numerics(report)}, {report['threads']} threads")
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
           f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
-          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'2nd edit prefill':>16}")
+          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'windowed':>8} {'2nd edit prefill':>16}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             kept = s["spliced"] / s["drafted"] if s["drafted"] else None  # the verified drafter's accepted share
@@ -295,6 +314,7 @@ def print_tables(report: dict) -> None:
                   f"{num(s.get('speedup'), '.2f', 'x'):>8} {num(s.get('speedup_after_prefill'), '.2f', 'x'):>13} "
                   f"{s['sampled']:>8} {s['spliced']:>7} {num(kept, '.0%'):>11} {s['complete']:>8} {s['refused']:>7} "
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
+                  f"{s['lines_lost']:>10} {s['windowed']:>8} "
                   f"{num(s.get('second_edit_share'), '.1%'):>16}")
     print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
           f"{'beyond prefill':>15}")
@@ -312,16 +332,18 @@ def run(args) -> int:
     from copy_as_decode.engine import prompt
     corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
     engine = engine_from(args)
-    report = {"model": args.model, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
+    peer = _peer(args, engine) if args.peer else None
+    report = {"model": args.model, "layout": engine.layout, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
     # first-call costs and the prompt heads' prefill stay out of the timings, as in a worker that has run an edit
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     engine.prefix.start(engine.model, prompt.rewrite_prompt(engine.tok, "x = 1\n", "warm up")[0], engine.prefill_model)
     warm = engine.prefix.fork()
+    selectors = list(args.selectors) + ([PEER] if peer and PEER not in args.selectors else [])
     for corpus, cases in corpora:
         rows = []
         for case in tqdm(spread(where(within_lines(cases, args.lines), args.where), args.limit), desc=corpus, file=sys.stderr):
-            rows += [run_case(engine, case, sel, args, warm) for sel in args.selectors]
+            rows += [run_case(engine, case, sel, args, warm, peer) for sel in selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
                                              if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
@@ -339,4 +361,23 @@ def run(args) -> int:
     plot(report, bars)
     plot_cost(report, curve)
     print(f"wrote {out}, {bars} and {curve}")
+    if peer is not None:
+        peer.server.close()
     return 0
+
+
+def _peer(args, engine):
+    """A RemoteEngine on a llama-server started as a user would: the same model's GGUF, all cores, its default
+    options (no speculation, its own weight repacking), the model's whole context, the same prompt layout."""
+    import os
+
+    from copy_as_decode.engine import models
+    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
+    from copy_as_decode.engine.remote import RemoteEngine
+    gguf = models.gguf_file(args.model)
+    server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
+                         speculative=False, batch_invariant=False)
+    server.__enter__()
+    peer = RemoteEngine(server.url, args.model, tokenizer=engine.tok)
+    peer.layout, peer.server = engine.layout, server
+    return peer

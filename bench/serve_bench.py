@@ -174,7 +174,7 @@ def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int |
             server.launch()
         urls = [server.wait().url for server in pair]
     elif args.launch:
-        gguf = models.cache_dir(args.model) / models.BUILTINS[args.model].gguf_name
+        gguf = models.gguf_file(args.model)
 
         def launch(speculative: bool, extra: list[str]) -> str:
             return stack.enter_context(LlamaServer(default_server_binary(), gguf, parallel=concurrency,

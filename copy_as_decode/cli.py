@@ -55,6 +55,21 @@ def budget_arg(value: str):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def line_span(value: str) -> tuple[int, int]:
+    a, sep, b = value.partition("-")
+    try:
+        span = int(a), int(b if sep else a)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected lines A-B, not {value!r}") from None
+    if not 1 <= span[0] <= span[1]:
+        raise argparse.ArgumentTypeError(f"expected lines A-B with 1 <= A <= B, not {value!r}")
+    return span
+
+
+LANGUAGE_OF = {".py": "python", ".pyi": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
+               ".jsx": "javascript", ".md": "markdown", ".markdown": "markdown"}
+
+
 def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
@@ -99,6 +114,8 @@ def cmd_edit(args) -> int:
         writable(args.path)
     engine = engine_from(args)
     selector = engine.auto_selector() if args.selector == contract.AUTO else args.selector
+    if args.lines is not None:
+        selector = "windowed"
 
     class Bar(contract.Hooks):
         """Sampled tokens against the budget: the bar's end is where the edit would be cut off."""
@@ -108,12 +125,15 @@ def cmd_edit(args) -> int:
 
         def progress(self, stats, text):
             self.bar.total, self.bar.n = stats.budget or None, stats.sampled
+            if stats.windows:
+                self.bar.set_description(stats.windows, refresh=False)
             self.bar.set_postfix(copied=stats.spliced, refresh=True)
 
     bar = Bar()
     try:
         result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
-                             temperature=args.temperature, hooks=bar)
+                             temperature=args.temperature, hooks=bar, lines=args.lines,
+                             language=LANGUAGE_OF.get(Path(args.path).suffix.lower()))
     finally:
         bar.bar.close()
     if args.write:
@@ -131,6 +151,9 @@ def cmd_edit(args) -> int:
     print(f"{s.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
+    where = f"windows {s.windows}" if s.selector == "windowed" else s.windows
+    print(f"{where + '; ' if where else ''}deletes {s.deleted_lines} non-blank line{'s' if s.deleted_lines != 1 else ''}",
+          file=sys.stderr)
     return 0
 
 
@@ -177,7 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.add_argument("--instruction", "-i", required=True)
     s.add_argument("--selector", choices=contract.SELECTORS, default=contract.DEFAULT_SELECTOR,
-                   help="auto (default): grammar for a model with a trained adapter, else verified")
+                   help="auto (default): grammar for a model with a trained adapter, else windowed")
+    s.add_argument("--lines", type=line_span, metavar="A-B",
+                   help="edit only lines A..B (1-based, inclusive; the selection): a windowed edit of them")
     s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")

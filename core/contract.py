@@ -9,15 +9,19 @@ from typing import Protocol
 
 DEFAULT_MODEL = "qwen2.5-coder-0.5b"
 AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
-SELECTORS = (AUTO, "grammar", "verified", "full")  # what users choose
+# windowed: `verified` on the windows of the document the instruction is about (core/windows.py), the rest
+# copied without a forward pass; the whole file when no window is found.
+SELECTORS = (AUTO, "windowed", "grammar", "verified", "full")  # what users choose
 ENGINE_SELECTORS = SELECTORS + ("forced",)          # plus a given program fed through the engine (tests, benchmarks)
 DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
 # rewrite that ended with a part of the file (under half of its lines, or ended by end of sequence inside its
-# block short of the file's last line): small models answer with the edited function alone.
+# block short of the file's last line): small models answer with the edited function alone. SKIPPED: a
+# finished edit that drops the head or the tail of the document (or of a window) unasked (core/deletions.py).
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
+SKIPPED = "skipped"
 NORMAL_STOPS = (EOS, FENCE)
 
 # Worker error codes (docs/worker-protocol.md); JSON-RPC's own below -32000.
@@ -40,13 +44,13 @@ class ContextError(EditError, ValueError):
 class IncompleteEdit(EditError):
     """The decode stopped before the edit was finished (stop reason `cap`, `context` or `partial`)."""
 
-    def __init__(self, stop: str, limit: int, stats=None):
+    def __init__(self, stop: str, limit: int, stats=None, why: str | None = None):
         self.stop, self.limit, self.stats = stop, limit, stats
-        if stop == CONTEXT:
+        if why is None and stop == CONTEXT:
             why = f"the edit did not fit the model's context ({limit} tokens left for it)"
-        elif stop == PARTIAL:
+        elif why is None and stop == PARTIAL:
             why = "the model rewrote only part of the file (it stopped before the file's end)"
-        else:
+        elif why is None:
             why = f"the edit did not finish within {limit} tokens"
         super().__init__(f"{why}; nothing was changed")
 

@@ -19,6 +19,10 @@ def add_arguments(p) -> None:
                    help="remote: wire format, llama.cpp native /completion or OpenAI /v1/completions (default: auto)")
     p.add_argument("--request-timeout", type=float, default=300.0,
                    help="remote: seconds to wait for one completion request (default 300)")
+    from .prompt import DEFAULT_LAYOUT, LAYOUTS
+    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
+                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
+                        "README \"Prompt layout\")")
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
@@ -33,6 +37,12 @@ def make_engine(args):
     from copy_as_decode.core.contract import DEFAULT_MODEL
     backend = getattr(args, "backend", None) or "local"
     model = getattr(args, "model", None) or DEFAULT_MODEL
+    engine = _engine(args, backend, model)
+    engine.layout = getattr(args, "layout", None) or engine.layout
+    return engine
+
+
+def _engine(args, backend: str, model: str):
     if backend == "remote":
         from .remote import RemoteEngine
         return RemoteEngine(getattr(args, "endpoint", None), model, api=getattr(args, "api", None) or "auto",

@@ -8,13 +8,15 @@ import time
 from dataclasses import dataclass, field
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, Budget, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import (CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Budget, Hooks,
+                                          IncompleteEdit)
+from copy_as_decode.core.deletions import asks_deletion, deleted_lines, skipped_end
 from copy_as_decode.core.document import split_lines, with_line_endings
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Item, format_item, format_program, parse
 from copy_as_decode.core.resolver import resolve
 
-from . import prompt
+from . import prompt, windowed
 from .stats import Stats
 
 
@@ -29,9 +31,14 @@ class EditResult:
 class EditFront:
     """Base of engine.Engine and engine.remote.RemoteEngine; they set `tok`, `context` and `tok_lock`."""
 
+    layout = prompt.DEFAULT_LAYOUT  # where a rewrite prompt puts the instruction (engine/prompt.py LAYOUTS)
+
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
              program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
-             hooks: Hooks = Hooks()) -> EditResult:
+             hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None,
+             language: str | None = None) -> EditResult:
+        """lines: the editor's selection (1-based, inclusive), the window a `windowed` edit rewrites;
+        language: python, javascript or markdown, else read from the document."""
         if contract.check_selector(selector) == contract.AUTO:
             selector = self.auto_selector()
         explicit = contract.parse_budget(max_new_tokens)
@@ -42,20 +49,27 @@ class EditFront:
                     raise ValueError("selector `forced` needs a program")
                 result = self._program(document, instruction, parse(program) if program is not None else None,
                                        explicit, temperature, hooks)
+            elif selector == "windowed":
+                result = windowed.edit(self, document, instruction, explicit, hooks, lines, language)
             else:
                 result = self._rewrite(document, instruction, selector == "verified", explicit, hooks)
+            if selector != "forced" and (end := skipped_end(document, result.text)) and not asks_deletion(instruction):
+                raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats,
+                                     f"the model's answer leaves out the file's {end} unasked")
         except IncompleteEdit as e:  # what ran, and for how long, is part of the report
-            e.stats.total_s, e.stats.selector = time.perf_counter() - start, selector
+            e.stats.total_s, e.stats.selector = time.perf_counter() - start, e.stats.selector or selector
             raise
-        result.stats.total_s, result.stats.selector = time.perf_counter() - start, selector
+        result.stats.total_s, result.stats.selector = time.perf_counter() - start, result.stats.selector or selector
+        result.stats.deleted_lines = deleted_lines(document, result.text)
         return result
 
     def auto_selector(self) -> str:
         """`auto`: the program selector only for a model trained to write programs (a LoRA adapter); any
-        other model gets `verified`, which is exactly its own rewrite at copying speed. Untrained models
-        write poor programs (0/12 exact for the 0.5B and the 1.5B, README "Teaching the model"), and on a
-        long file the untrained 0.5B copies one line per tag."""
-        return "grammar" if self.trained else "verified"
+        other model gets `windowed`: its own rewrite (`verified`, exactly what it would write, at copying
+        speed) of the part of the file the instruction is about, or of the whole file when none is found.
+        Untrained models write poor programs (0/12 exact for the 0.5B and the 1.5B, README "Teaching the
+        model"), and on a long file the untrained 0.5B copies one line per tag."""
+        return "grammar" if self.trained else "windowed"
 
     def encode(self, text: str) -> list[int]:
         with self.tok_lock:
@@ -65,13 +79,14 @@ class EditFront:
         """The prompt an edit of `document` with `selector` decodes after (what the prompt cache keys on)."""
         return self._prompt(document, instruction, selector in ("grammar", "forced"))[0]
 
-    def _prompt(self, document: str, instruction: str, program: bool) -> tuple[list[int], str | None]:
+    def _prompt(self, document: str, instruction: str, program: bool,
+                around: list[str] = ()) -> tuple[list[int], str | None]:
         """(prompt ids, the rewrite's opening fence or None for a program); the rewrite reads and writes "\n"
-        (with_line_endings restores the document's endings)."""
+        (with_line_endings restores the document's endings); `around`: lines shown before a window."""
         with self.tok_lock:
             if program:
                 return prompt.program_prompt(self.tok, split_lines(document), instruction), None
-            return prompt.rewrite_prompt(self.tok, document.replace("\r\n", "\n"), instruction)
+            return prompt.rewrite_prompt(self.tok, document.replace("\r\n", "\n"), instruction, self.layout, around)
 
     def _program(self, document, instruction, forced: list[Item] | None, explicit, temperature, hooks):
         lines = split_lines(document)
@@ -88,9 +103,9 @@ class EditFront:
         new = with_line_endings(document, resolve(items, lines))
         return EditResult(new, format_program(items, sep=""), stats)
 
-    def _rewrite(self, document, instruction, verified: bool, explicit, hooks):
+    def _rewrite(self, document, instruction, verified: bool, explicit, hooks, around: list[str] = ()):
         lf = document.replace("\r\n", "\n")
-        ids, fence = self._prompt(document, instruction, False)
+        ids, fence = self._prompt(document, instruction, False, around)
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, explicit)
         tokens, text, stats = self._decode_rewrite(ids, fence, lf, verified, plan, hooks)

@@ -38,11 +38,12 @@ class LlamaServer(EngineProcess):
 
     def __init__(self, binary: str | Path, gguf: str | Path, *, port: int | None = None, parallel: int = 1,
                  ctx: int = 4096, threads: int | None = None, speculative: bool = True, extra: list[str] = (),
-                 log: str | Path | None = None, ready_timeout: float = 180.0):
+                 log: str | Path | None = None, ready_timeout: float = 180.0, batch_invariant: bool = True):
+        """batch_invariant=False, speculative=False: llama-server as a user starts it (its default options)."""
         self.binary, self.gguf, self.threads = Path(binary), Path(gguf), threads
         port = port or free_port()
         args = [str(self.binary), "-m", str(self.gguf), "--host", "127.0.0.1", "--port", str(port),
-                "-c", str(ctx), "--parallel", str(parallel), "--no-webui", *BATCH_INVARIANT,
+                "-c", str(ctx), "--parallel", str(parallel), "--no-webui", *(BATCH_INVARIANT if batch_invariant else []),
                 *(DRAFT_FROM_CONTEXT if speculative else []), *extra]
         if threads:
             args += ["-t", str(threads), "-tb", str(threads)]

@@ -71,6 +71,16 @@ def cache_dir(name: str) -> Path:
     return home() / "models" / name
 
 
+def gguf_file(name: str) -> Path:
+    """The GGUF file a built-in model (or the base of a trained one) ships as, or a .gguf path itself."""
+    if name.endswith(".gguf"):
+        return Path(name)
+    base = ADAPTED[name].base if name in ADAPTED else name
+    if base not in BUILTINS:
+        raise ModelError(f"{name!r} is not a built-in model or a .gguf file: no GGUF to serve")
+    return cache_dir(base) / BUILTINS[base].gguf_name
+
+
 def is_installed(name: str) -> bool:
     if name in ADAPTED:
         return is_installed(ADAPTED[name].base)

@@ -30,10 +30,20 @@ REWRITE_SYSTEM = """You edit files. Reply with the complete edited file inside o
 changed or not, exactly as it should be saved, and nothing else."""
 
 
-def _user(instruction: str, body: str) -> str:
-    # The file first: a later edit of the same file (another instruction, or after this edit was applied,
-    # up to its first changed line) starts with the same tokens, whose cache the engine keeps.
-    return f"File:\n{body}\n\nInstruction: {instruction}"
+# Where the instruction goes in a rewrite prompt (README "Prompt layout", measured with `bench edit --layout`):
+# before the file, after it (a second edit of the same file with another instruction then reuses the file's
+# cache), or on both sides. The program prompt keeps the file first: the shipped adapter was trained on it.
+LAYOUTS = ("instruction-first", "file-first", "both")
+DEFAULT_LAYOUT = "instruction-first"
+
+
+def _user(instruction: str, body: str, layout: str = "file-first", context: str = "") -> str:
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown prompt layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+    file = context + f"File:\n{body}"
+    if layout == "file-first":
+        return f"{file}\n\nInstruction: {instruction}"
+    return f"Instruction: {instruction}\n\n{file}" + (f"\n\nInstruction: {instruction}" if layout == "both" else "")
 
 
 def program_messages(document_lines: list[str], instruction: str) -> list[dict]:
@@ -57,9 +67,16 @@ def fence_for(document: str) -> str:
     return char * max(3, runs[char] + 1)
 
 
-def rewrite_messages(document: str, instruction: str, fence: str) -> list[dict]:
+def rewrite_messages(document: str, instruction: str, fence: str, layout: str = DEFAULT_LAYOUT,
+                     around: list[str] = ()) -> list[dict]:
+    """`around`: lines of the rest of the file shown before it (a window's imports and class header)."""
     body = fence + "\n" + document + ("" if document.endswith("\n") or not document else "\n") + fence
-    return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": _user(instruction, body)}]
+    context = ""
+    if around:
+        shown = "".join(line if line.endswith("\n") else line + "\n" for line in around)
+        context = f"Lines from the rest of the file, for reference only (do not repeat them):\n{fence}\n{shown}{fence}\n\n"
+    return [{"role": "system", "content": REWRITE_SYSTEM},
+            {"role": "user", "content": _user(instruction, body, layout, context)}]
 
 
 def fence_closed(text: str, fence: str) -> bool:
@@ -112,8 +129,9 @@ def program_prompt(tok, lines: list[str], instruction: str) -> list[int]:
     return prompt_ids(tok, program_messages(lines, instruction))
 
 
-def rewrite_prompt(tok, document: str, instruction: str) -> tuple[list[int], str]:
+def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT,
+                   around: list[str] = ()) -> tuple[list[int], str]:
     """The rewrite prompt's ids (the assistant turn opens the code block, so the file starts at once) and
     its fence."""
-    fence = fence_for(document)
-    return prompt_ids(tok, rewrite_messages(document, instruction, fence), fence + "\n"), fence
+    fence = fence_for(document + "".join(around))
+    return prompt_ids(tok, rewrite_messages(document, instruction, fence, layout, around), fence + "\n"), fence

@@ -16,6 +16,8 @@ class Stats:
     forced: int = 0       # tokens the grammar forced (no choice, fed with the next forward)
     forwards: int = 0
     drafted: int = 0      # draft tokens proposed to the verifier
+    windows: str = ""     # the windows a windowed edit rewrote ("40-58 (fib)"), or why it took the whole file
+    deleted_lines: int = 0  # non-blank lines of the document the finished edit deletes (core/deletions.py)
     # Remote backend only (engine/remote.py), from the inference engine's own figures:
     requests: int = 0              # completion requests sent
     remote_prompt_tokens: int = 0  # prompt tokens the engine actually prefilled (not served from its prefix cache)
@@ -33,6 +35,12 @@ class Stats:
             yield
         finally:
             setattr(self, field, getattr(self, field) + time.perf_counter() - t)
+
+    def add(self, other: "Stats") -> None:
+        """Fold in the counts and seconds of another decode of the same edit (a windowed edit's windows)."""
+        for k, v in asdict(other).items():
+            if isinstance(v, (int, float)):
+                setattr(self, k, getattr(self, k) + v)
 
     def as_dict(self) -> dict:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}

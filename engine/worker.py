@@ -118,7 +118,7 @@ class _RequestHooks(Hooks):
             self.last = now
             self.worker.send({"method": "progress", "params": {
                 "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
-                "text_chars": len(text)}})
+                "text_chars": len(text), "window": stats.windows}})
 
 
 def _edit_args(p: dict) -> dict:
@@ -127,6 +127,13 @@ def _edit_args(p: dict) -> dict:
     selector = contract.check_selector(p.get("selector", contract.DEFAULT_SELECTOR))
     if selector == "forced" and not isinstance(p.get("program"), str):
         raise ValueError("selector `forced` needs a `program` string")
+    lines = p.get("lines")
+    if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
+        raise TypeError("`lines` must be [first, last], 1-based line numbers")
+    language = p.get("language")
+    if language is not None and not isinstance(language, str):
+        raise TypeError("`language` must be a string")
     return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
             "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
-            "temperature": float(p.get("temperature", 0.0))}
+            "temperature": float(p.get("temperature", 0.0)), "lines": tuple(lines) if lines else None,
+            "language": language}

@@ -13,7 +13,7 @@ from copy_as_decode.engine.remote import RemoteEngine, RemoteError
 
 def main() -> int:
     binary = default_server_binary()
-    gguf = models.cache_dir(DEFAULT_MODEL) / models.BUILTINS[DEFAULT_MODEL].gguf_name
+    gguf = models.gguf_file(DEFAULT_MODEL)
     try:
         with LlamaServer(binary, gguf, ctx=1024, threads=2, ready_timeout=120) as server:
             engine = RemoteEngine(server.url, DEFAULT_MODEL, timeout=120)

@@ -40,6 +40,9 @@ FIX_TITLE = "Fix with Copy-as-Decode: "
 QUICKFIX_WHOLE_DOCUMENT_LINES = 300  # longer documents send a window around the diagnostic
 QUICKFIX_WINDOW = 50  # lines on each side
 PROGRESS_INTERVAL = 0.1  # seconds between progress reports
+# LSP language ids whose outline core/outline.py reads (for windowed edits)
+OUTLINE_LANGUAGES = {"python": "python", "javascript": "javascript", "javascriptreact": "javascript",
+                     "markdown": "markdown"}
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +275,8 @@ class CopyAsDecodeServer(LanguageServer):
         settings = self.settings
         params = {"document": old, "instruction": req.instruction, "selector": settings.selector,
                   "max_new_tokens": settings.budget}
+        if (language := OUTLINE_LANGUAGES.get(doc.language_id or "")) is not None:
+            params["language"] = language  # how a windowed edit reads the outline
 
         await progress.begin(title, job,
                              "waiting for the model" if self.worker.running else "starting the model worker")
@@ -394,9 +399,9 @@ class _Progress:
         if now - self.last < PROGRESS_INTERVAL:
             return
         self.last = now
-        sampled, spliced = params.get("sampled", 0), params.get("spliced", 0)
+        sampled, spliced, window = params.get("sampled", 0), params.get("spliced", 0), params.get("window")
         self.ls.work_done_progress.report(self.token, types.WorkDoneProgressReport(
-            message=f"{sampled} tokens generated, {spliced} copied"))
+            message=f"{window + ': ' if window else ''}{sampled} tokens generated, {spliced} copied"))
 
     def end(self, message: str) -> None:
         if self.token is None or self.done:

@@ -329,7 +329,7 @@ def test_make_engine_picks_the_backend(fake, qwen_tokenizer):
 # ---- a real llama-server ---------------------------------------------------------------------------------------
 
 def _gguf() -> Path:
-    return models.cache_dir(MODEL) / models.BUILTINS[MODEL].gguf_name
+    return models.gguf_file(MODEL)
 
 
 @pytest.fixture(scope="module")

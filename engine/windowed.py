@@ -1,0 +1,113 @@
+"""The windowed edit: `verified` on the windows of a document the instruction is about (core/windows.py), every
+other line copied without a forward pass, so an edit of one function costs about the same in a 3,000-line
+file as in the function alone.
+
+Each window is rewritten as a file of its own (dedented to its common indent, so a method reads like a
+function), after the few lines the model needs around it (the file's imports, the enclosing class header);
+that prompt does not grow with the document. The windows' rewrites and copies of everything else make one
+copy/gen program over the whole document, which the resolver turns into the edited document: nothing outside
+the windows can change. Every window must finish, and none may drop its own head or tail, or nothing changes.
+"""
+from copy_as_decode.core import windows
+from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
+from copy_as_decode.core.deletions import asks_deletion, skipped_end
+from copy_as_decode.core.document import split_lines, with_line_endings
+from copy_as_decode.core.oracle import line_oracle
+from copy_as_decode.core.program import Copy, Item, format_program
+from copy_as_decode.core.resolver import resolve
+
+from .stats import Stats
+
+
+class _Labelled(Hooks):
+    """Progress of one window, with which window it is."""
+
+    def __init__(self, hooks: Hooks, label: str):
+        self.hooks, self.label = hooks, label
+
+    def check(self) -> None:
+        self.hooks.check()
+
+    def progress(self, stats, text: str) -> None:
+        stats.windows = self.label
+        self.hooks.progress(stats, text)
+
+
+def indent_of(text: str) -> str:
+    """The whitespace every non-blank line of `text` starts with."""
+    lines = [line for line in split_lines(text) if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    while first and not all(line.startswith(first) for line in lines):
+        first = first[:-1]
+    return first
+
+
+def dedent(text: str, indent: str) -> str:
+    return "".join(line[len(indent):] if line.startswith(indent) else line for line in split_lines(text))
+
+
+def reindent(text: str, indent: str) -> str:
+    return "".join(indent + line if line.strip() else line for line in split_lines(text))
+
+
+def _trailing_blanks(text: str) -> int:
+    lines = split_lines(text)
+    return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
+
+
+def edit(front, document: str, instruction: str, explicit: int | None, hooks: Hooks,
+         selection: tuple[int, int] | None = None, language: str | None = None):
+    """-> engine.front.EditResult; the whole file (`verified`) when no window is found, and stats say why."""
+    from .front import EditResult
+    lf = document.replace("\r\n", "\n")
+    lines = split_lines(lf)
+    plan = windows.find(lf, instruction, selection, language)
+    if not plan.windows:
+        result = front._rewrite(document, instruction, True, explicit, hooks)
+        result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
+        return result
+    total, items, after = Stats(selector="windowed", windows=plan.describe()), [], 1
+    for k, w in enumerate(plan.windows, 1):
+        old = "".join(lines[w.start - 1: w.end])
+        indent = indent_of(old)
+        label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
+        left = None if explicit is None else max(1, explicit - total.sampled)
+        try:
+            r = front._rewrite(dedent(old, indent), instruction, True, left, _Labelled(hooks, label),
+                               around=windows.head(plan.symbols, lines, w))
+        except IncompleteEdit as e:
+            e.stats.windows = label
+            raise
+        new = reindent(r.text, indent)
+        if not old.endswith("\n"):
+            new = new.removesuffix("\n")
+        # the blank lines that end a window separate it from what follows; models close their block before them
+        new += "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
+        total.add(r.stats)
+        total.stop = r.stats.stop
+        if (end := skipped_end(old, new)) and not asks_deletion(instruction):
+            raise IncompleteEdit(SKIPPED, total.budget, total, f"the model's rewrite of lines {w.start}-{w.end} "
+                                                              f"leaves out the {end} of that part unasked")
+        items += ([Copy(after, w.start - 1)] if w.start > after else []) + _shifted(line_oracle(old, new), w.start - 1)
+        after = w.end + 1
+    if after <= len(lines):
+        items.append(Copy(after, len(lines)))
+    new = with_line_endings(document, resolve(items, lines))
+    return EditResult(new, format_program(_joined(items)), total)
+
+
+def _shifted(items: list[Item], by: int) -> list[Item]:
+    return [Copy(i.start + by, i.end + by) if isinstance(i, Copy) else i for i in items]
+
+
+def _joined(items: list[Item]) -> list[Item]:
+    """Copies of consecutive ranges as one."""
+    out: list[Item] = []
+    for item in items:
+        if out and isinstance(item, Copy) and isinstance(out[-1], Copy) and out[-1].end + 1 == item.start:
+            out[-1] = Copy(out[-1].start, item.end)
+        else:
+            out.append(item)
+    return out

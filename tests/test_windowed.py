@@ -1,0 +1,89 @@
+"""The windowed edit (engine/windowed.py) through the one edit front, with a scripted decoder in place of a
+model: which text each window prompt gets, what comes back, and that nothing outside the windows changes."""
+import threading
+
+import pytest
+
+from copy_as_decode.core.contract import FENCE, IncompleteEdit
+from copy_as_decode.core.resolver import resolve
+from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.stats import Stats
+
+FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))
+DOC = ("import os\n\n\nclass Store:\n    def get(self, key):\n        return self.items[key]\n\n\n"
+       "def helper(x):\n    return Store().get(x)\n" + FILLER)
+
+
+class Scripted(EditFront):
+    """Rewrites each document it is shown with `script`; records the documents and prompts."""
+
+    trained, context = False, 32768
+
+    def __init__(self, tok, script):
+        self.tok, self.tok_lock, self.script, self.seen, self.prompts = tok, threading.Lock(), script, [], []
+
+    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
+        self.seen.append(document)
+        self.prompts.append(self.tok.decode(ids))
+        stats = Stats(stop=FENCE, sampled=3, budget=plan.limit)
+        hooks.progress(stats, "")
+        return [], self.script(document) + fence + "\n", stats
+
+
+def test_a_named_method_is_rewritten_dedented_and_put_back_in_place(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("self.items[key]", "self.items.get(key)"))
+    result = front.edit(DOC, "Fix `Store.get`: missing keys should give None.")
+    assert front.seen == ["def get(self, key):\n    return self.items[key]\n\n\n"]  # dedented, blank lines after
+    assert "class Store:" in front.prompts[0] and "import os" in front.prompts[0]  # what is around it
+    assert "def helper" not in front.prompts[0] and "f39" not in front.prompts[0]  # not the rest of the file
+    assert result.text == DOC.replace("self.items[key]", "self.items.get(key)")
+    assert result.stats.selector == "windowed" and result.stats.windows == "5-8 (Store.get)"
+    assert resolve(result.program, DOC) == result.text and result.stats.deleted_lines == 0
+
+
+def test_lines_outside_the_windows_cannot_change(qwen_tokenizer):
+    """Whatever a window's rewrite holds, the document outside it is copied."""
+    front = Scripted(qwen_tokenizer, lambda d: "def helper(x):\n    return 0\n\n\n")
+    result = front.edit(DOC, "Fix bugs in helper.")
+    assert result.text == DOC.replace("    return Store().get(x)\n", "    return 0\n")
+
+
+def test_a_window_whose_rewrite_drops_its_head_changes_nothing(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.split("\n", 1)[1])  # the body without its `def` line
+    with pytest.raises(IncompleteEdit) as e:
+        front.edit(DOC, "Fix `Store.get`.")
+    assert e.value.stop == "skipped" and "lines 5-8" in str(e.value) and "nothing was changed" in str(e.value)
+
+
+def test_a_whole_file_answer_that_drops_the_imports_changes_nothing(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d[d.index("class Store"):])
+    with pytest.raises(IncompleteEdit) as e:
+        front.edit(DOC, "Make it faster.", "verified")
+    assert e.value.stop == "skipped" and "head" in str(e.value)
+
+
+def test_asked_deletions_may_drop_the_head(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("import os\n\n\n", ""))
+    assert front.edit(DOC, "Remove the unused import.", "verified").stats.deleted_lines == 1
+
+
+def test_without_a_named_symbol_the_whole_file_is_rewritten_and_stats_say_why(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("return a + 3", "return a + 4"))
+    result = front.edit(DOC, "Make it faster.")
+    assert front.seen == [DOC] and result.stats.selector == "verified"
+    assert result.stats.windows == "whole file: the instruction names no symbol of the document"
+
+
+def test_a_rename_rewrites_the_definition_and_each_use(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("get", "fetch"))
+    result = front.edit(DOC, "Rename the method `get` to `fetch` and update every use of it in this file.")
+    assert len(front.seen) == 2 and result.text == DOC.replace("get", "fetch")
+    assert result.stats.sampled == 6  # both windows' tokens
+
+
+def test_a_selection_is_the_window_and_crlf_survives(qwen_tokenizer):
+    crlf = DOC.replace("\n", "\r\n")
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("a + 1\n", "a + 100\n"))
+    result = front.edit(crlf, "Change it.", "windowed", lines=(17, 18))
+    assert front.seen == ["def f1(a):\n    return a + 1\n"]
+    assert result.text == crlf.replace("a + 1\r\n", "a + 100\r\n")
