@@ -38,8 +38,9 @@ from pathlib import Path
 # CLI edit pays, against the worker's steady state (`grammar`).
 # llama-server: the peer a user would run instead, llama.cpp's plain greedy rewrite of the same prompt with the
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
-SELECTORS = ("auto", "windowed", "grammar", "grammar-cold", "verified", "full", "prompt-lookup", "llama-server")
+SELECTORS = ("auto", "windowed", "grammar", "grammar-cold", "verified", "full", "prompt-lookup")
 PEER = "llama-server"
+ROWS = SELECTORS + (PEER,)
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
@@ -67,12 +68,15 @@ def add_arguments(p) -> None:
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="HumanEvalFix cases: all, the development cases (bench/data/development_cases.json) or the "
                         "held-out ones; figures on the two are reported apart")
-    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold", PEER)],
+    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
                    choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
     p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--second-edit", action="store_true",
                    help="also measure what a second edit of each file (SECOND_INSTRUCTION) prefills after the first")
+    p.add_argument("--alone", action="store_true",
+                   help=f"also run each HumanEvalFix task that a chosen long-file case embeds as the function alone "
+                        f"(corpus {ALONE}), and compare the two per length bucket")
     p.add_argument("--peer", action="store_true",
                    help="also run llama-server's plain rewrite of the same prompt with the same model (the `llama-server` "
                         "row; needs the built server, scripts/build-llama-server.sh)")
@@ -171,7 +175,7 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
     row.setdefault("again_prefill_s", None)
     row.setdefault("windows", None)
     row.update(deleted_lines=deleted_lines(document, text), lines_lost=None if gold is None else lines_lost(document, text, gold))
-    row.update(corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
+    row.update(task=case.extra.get("task"), corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
@@ -189,7 +193,7 @@ def summarize(rows: list[dict]) -> dict:
     """Per selector, over `rows`; speedups are against `full` on the same cases of the same run."""
     full = {r["id"]: r for r in rows if r["selector"] == "full"}
     out = {}
-    for sel in SELECTORS:
+    for sel in ROWS:
         rs = [r for r in rows if r["selector"] == sel]
         if not rs:
             continue
@@ -224,7 +228,7 @@ def cost(rows: list[dict]) -> dict:
         return statistics.linear_regression([x / 1000 for x, _ in points], [y for _, y in points]).slope
 
     out = {}
-    for sel in SELECTORS:
+    for sel in ROWS:
         every = [r for r in rows if r["selector"] == sel]
         rs = [r for r in every if not refused(r)]
         if every:
@@ -233,6 +237,34 @@ def cost(rows: list[dict]) -> dict:
                         "after_prefill_per_kline": slope([(r["lines"], r["seconds"] - r["prefill_seconds"])
                                                           for r in rs if r["prefill_seconds"] is not None])}
     return out
+
+
+ALONE = "humanevalfix-alone"
+
+
+def alone(corpora) -> list:
+    """The HumanEvalFix tasks that the chosen long-file cases embed (their `task`), each as the function alone."""
+    from copy_as_decode.bench.corpora import load
+    tasks = {c.extra["task"] for _, cases in corpora for c in cases if c.extra.get("task")}
+    return [c for name in ("humanevalfix-python", "humanevalfix-js") for c in load(name) if c.id in tasks]
+
+
+def embedded_vs_alone(report: dict) -> dict:
+    """Per selector and length bucket: the same HumanEvalFix task embedded in a long module against the
+    function alone, in the same run: median and largest time ratio, tests passed each way."""
+    alone_rows = {(r["id"], r["selector"]): r for r in report["corpora"].get(ALONE, {}).get("cases", [])}
+    pairs: dict = {}
+    for name, data in report["corpora"].items():
+        for r in data["cases"]:
+            a = alone_rows.get((r.get("task"), r["selector"]))
+            if name != ALONE and a is not None:
+                pairs.setdefault(r["selector"], {}).setdefault(str(r["bucket"]), []).append((r, a))
+    return {sel: {b: {"cases": len(ps), "median_ratio": statistics.median(r["seconds"] / a["seconds"] for r, a in ps),
+                      "max_ratio": max(r["seconds"] / a["seconds"] for r, a in ps),
+                      "passed": sum(bool(r["passed"]) for r, _ in ps), "passed_alone": sum(bool(a["passed"]) for _, a in ps),
+                      "lines_lost": sum(r["lines_lost"] or 0 for r, _ in ps)}
+                  for b, ps in sorted(by.items(), key=lambda kv: int(kv[0]))}
+            for sel, by in pairs.items()}
 
 
 def numerics(report: dict) -> str:
@@ -254,7 +286,7 @@ def plot(report: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     labels = groups(report)
-    selectors = [sel for sel in SELECTORS if any(sel in s for _, s in labels)]
+    selectors = [sel for sel in ROWS if any(sel in s for _, s in labels)]
     fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(labels)), 4))
     width = 0.8 / len(selectors)
     for k, sel in enumerate(selectors):  # no bar where every edit was refused: nothing ran
@@ -321,6 +353,13 @@ def print_tables(report: dict) -> None:
     for sel, c in report["cost"].items():
         print(f"{'':<24} {sel:<14} {c['cases']:>5} {c['refused']:>7} {num(c['seconds_per_kline'], '.3f'):>15} "
               f"{num(c['after_prefill_per_kline'], '.3f'):>15}")
+    if report.get("alone"):
+        print(f"\n{'embedded vs alone':<24} {'selector':<14} {'bucket':>6} {'cases':>5} {'median x':>8} {'max x':>6} "
+              f"{'tests':>5} {'alone':>5} {'lines lost':>10}")
+        for sel, by in report["alone"].items():
+            for b, a in by.items():
+                print(f"{'':<24} {sel:<14} {b:>6} {a['cases']:>5} {a['median_ratio']:>8.2f} {a['max_ratio']:>6.2f} "
+                      f"{a['passed']:>5} {a['passed_alone']:>5} {a['lines_lost']:>10}")
 
 
 def run(args) -> int:
@@ -330,7 +369,10 @@ def run(args) -> int:
     from copy_as_decode.bench.corpora import spread, where, within_lines
     from copy_as_decode.cli import engine_from
     from copy_as_decode.engine import prompt
-    corpora = corpora_of(args)  # before the model loads: a missing corpus file fails at once
+    corpora = [(name, spread(where(within_lines(cases, args.lines), args.where), args.limit))
+               for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
+    if args.alone:
+        corpora.append((ALONE, alone(corpora)))
     engine = engine_from(args)
     peer = _peer(args, engine) if args.peer else None
     report = {"model": args.model, "layout": engine.layout, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
@@ -339,10 +381,10 @@ def run(args) -> int:
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     engine.prefix.start(engine.model, prompt.rewrite_prompt(engine.tok, "x = 1\n", "warm up")[0], engine.prefill_model)
     warm = engine.prefix.fork()
-    selectors = list(args.selectors) + ([PEER] if peer and PEER not in args.selectors else [])
+    selectors = list(args.selectors) + ([PEER] if peer else [])
     for corpus, cases in corpora:
         rows = []
-        for case in tqdm(spread(where(within_lines(cases, args.lines), args.where), args.limit), desc=corpus, file=sys.stderr):
+        for case in tqdm(cases, desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args, warm, peer) for sel in selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
@@ -353,6 +395,8 @@ def run(args) -> int:
                                      "cases": rows}
     report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
     report["cost"] = cost(report["cases"])
+    if args.alone:
+        report["alone"] = embedded_vs_alone(report)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1))

@@ -65,7 +65,11 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
     lines = split_lines(lf)
     plan = windows.find(lf, instruction, selection, language)
     if not plan.windows:
-        result = front._rewrite(document, instruction, True, explicit, hooks)
+        try:
+            result = front._rewrite(document, instruction, True, explicit, hooks)
+        except IncompleteEdit as e:
+            e.stats.selector, e.stats.windows = "verified", f"whole file: {plan.reason}"
+            raise
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
         return result
     total, items, after = Stats(selector="windowed", windows=plan.describe()), [], 1

@@ -13,7 +13,8 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
     edit_bench.add_arguments(p)
     out = tmp_path / "edit.json"
     args = p.parse_args(["--model", "tiny", "--limit", "2", "--corpora", "humanevalfix-python", "--max-new-tokens",
-                         "24", "--selectors", *edit_bench.SELECTORS, "--json", str(out)])
+                         "24", "--selectors", *edit_bench.SELECTORS, "--json", str(out), "--second-edit",
+                         "--layout", "file-first"])
     assert edit_bench.run(args) == 0
     report = json.loads(out.read_text())
     rows = report["corpora"]["humanevalfix-python"]["cases"]
@@ -27,7 +28,8 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
         for sel in ("grammar", "grammar-cold", "verified", "full"):  # the random model never finishes: no edit
             row = by[i, sel]
             assert (row["complete"], row["stop"], row["sampled"], row["exact"]) == (False, "cap", 24, False)
-            # a second edit of the file with another instruction prefills what follows the file in the prompt
+            assert row["lines_lost"] == 0 and row["deleted_lines"] == 0  # an edit that did not finish changed nothing
+            # file first: a second edit of the file with another instruction prefills what follows the file
             assert 0 < row["again_prefilled"] < row["prefilled"] / 4  # not the file again, even a short one
         # every edit is a first edit of its file: no selector inherits another's prompt for the same file
         assert by[i, "verified"]["prefilled"] == by[i, "full"]["prefilled"] == by[i, "auto"]["prefilled"]

@@ -212,8 +212,10 @@ def test_a_cut_off_edit_is_an_error_with_its_stop_reason(tiny_engine, humanevalf
 
 
 def test_auto_chooses_verified_for_an_untrained_model(tiny_engine, humanevalfix_python):
+    """A short file: `windowed` edits it whole, which is `verified`."""
     case = humanevalfix_python[11]
-    assert cut_off(tiny_engine, case.before, case.instruction, "auto", max_new_tokens=5).stats.selector == "verified"
+    stats = cut_off(tiny_engine, case.before, case.instruction, "auto", max_new_tokens=5).stats
+    assert stats.selector == "verified" and stats.windows.startswith("whole file: short document")
     tiny_engine.trained = True  # as for BASE+ADAPTER
     try:
         assert cut_off(tiny_engine, case.before, case.instruction, max_new_tokens=5).stats.selector == "grammar"

@@ -75,3 +75,92 @@ def test_bfloat16_loads_from_its_own_weight_cache(qwen):
     for name in ("model.embed_tokens.weight", "model.layers.3.mlp.down_proj.weight", "lm_head.weight"):
         theirs, ours = dict(model.named_parameters())[name], dict(qwen.model.named_parameters())[name]
         assert theirs.dtype == torch.bfloat16 and torch.equal(theirs, ours.to(torch.bfloat16))
+
+
+USERS = '''"""User lookups for the accounts views."""
+import logging
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
+from django.http import Http404
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+
+@dataclass
+class Lookup:
+    field: str
+    value: str
+
+''' + "".join(f'''
+
+def lookup_by_{name}(value):
+    """The user whose {name} is `value`, or None."""
+    try:
+        return User.objects.get({name}=value)
+    except ObjectDoesNotExist:
+        return None
+''' for name in ("email", "username", "phone", "token", "slug", "handle")) + '''
+
+def get_user(pk):
+    """The user with primary key `pk`; 404 when there is none."""
+    user = User.objects.filter(pk=pk).first()
+    if user is not None:
+        raise Http404("no such user")
+    return user
+
+
+@transaction.atomic
+def deactivate(user):
+    user.is_active = False
+    user.save()
+    log.info("deactivated %s", user.pk)
+'''
+
+
+def test_a_named_function_of_a_long_module_is_edited_in_its_window_and_the_imports_stay(qwen):
+    """The shape that once lost a module's imports: the default (auto) rewrites get_user alone."""
+    from copy_as_decode.core.contract import IncompleteEdit
+    instruction = "Fix the bug in get_user: it raises 404 when the user exists."
+    try:
+        result = qwen.edit(USERS, instruction)
+    except IncompleteEdit as e:  # refusing is allowed; dropping lines is not
+        assert e.stats.selector == "windowed"
+        return
+    start = USERS.index("def get_user")
+    end = USERS.index("@transaction.atomic")
+    assert result.stats.selector == "windowed" and "(get_user)" in result.stats.windows
+    assert result.text.startswith(USERS[:start]) and result.text.endswith(USERS[end:])  # nothing else changed
+    assert result.stats.deleted_lines == 0
+
+
+WORDS = '''def first_word(text):
+    """The first word of `text`."""
+    return text.split()[0]
+
+
+def last_word(text):
+    """The last word of `text`."""
+    return text.split()[-1]
+
+
+def count_words(text):
+    """How many words `text` has."""
+    return len(text.split())
+'''
+
+
+def test_a_rename_in_a_short_file_never_drops_its_last_function(qwen):
+    """The shape that once lost a file's last function: the whole file is rewritten, and an answer that
+    leaves out the end changes nothing."""
+    from copy_as_decode.core.contract import IncompleteEdit
+    try:
+        result = qwen.edit(WORDS, "Rename the function first_word to head_word.")
+    except IncompleteEdit as e:
+        assert e.stop in ("skipped", "partial")
+        return
+    assert "def count_words(text):" in result.text and result.stats.deleted_lines == 0
+    assert "def head_word(text):" in result.text
