@@ -29,6 +29,7 @@ Next to it: OUT.png, median seconds per edit by corpus and length bucket, and OU
 document length per selector.
 """
 import json
+import re
 import statistics
 import sys
 import time
@@ -74,6 +75,9 @@ def add_arguments(p) -> None:
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--second-edit", action="store_true",
                    help="also measure what a second edit of each file (SECOND_INSTRUCTION) prefills after the first")
+    p.add_argument("--unnamed", action="store_true",
+                   help="take the symbol's name out of each instruction that names it (\"Fix the bug in `f`: ...\" -> "
+                        "\"Fix the bug: ...\"; other cases are left out): where the edit goes is then the model's choice")
     p.add_argument("--alone", action="store_true",
                    help=f"also run each HumanEvalFix task that a chosen long-file case embeds as the function alone "
                         f"(corpus {ALONE}), and compare the two per length bucket")
@@ -240,6 +244,14 @@ def cost(rows: list[dict]) -> dict:
 
 
 ALONE = "humanevalfix-alone"
+_NAMED_BUG = re.compile(r"^Fix the bug in `[^`]+`: ")
+
+
+def unnamed(cases: list) -> list:
+    """The cases whose instruction names the function to fix, with the name taken out."""
+    import dataclasses
+    return [dataclasses.replace(c, instruction=_NAMED_BUG.sub("Fix the bug: ", c.instruction))
+            for c in cases if _NAMED_BUG.match(c.instruction)]
 
 
 def alone(corpora) -> list:
@@ -371,6 +383,8 @@ def run(args) -> int:
     from copy_as_decode.engine import prompt
     corpora = [(name, spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
+    if args.unnamed:
+        corpora = [(name, unnamed(cases)) for name, cases in corpora]
     if args.alone:
         corpora.append((ALONE, alone(corpora)))
     engine = engine_from(args)

@@ -20,6 +20,8 @@ MIN_LINES = 60            # shorter documents are edited whole: a window would s
 MAX_SITES = 8             # more windows than this: the whole file
 MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
 HEAD_LINES = 24           # the most lines of the file's head (imports) shown around a window
+MAX_OUTLINE = 400         # outline entries the model may choose from (beyond: top-level ones only)
+CONFIDENCE = 0.5          # the least probability of the model's choice of a window
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -38,6 +40,7 @@ class Plan:
     reason: str                     # why these windows, or why none (then the whole file is edited)
     language: str | None = None
     symbols: list[Symbol] = field(default_factory=list)
+    unnamed: bool = False           # no symbol named: the model may choose one from the outline
 
     def describe(self) -> str:
         return ", ".join(f"{w.start}-{w.end} ({', '.join(w.names)})" for w in self.windows) or "whole file"
@@ -76,7 +79,7 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         return Plan([], "no outline (the document does not parse as Python, JavaScript or Markdown)", language)
     targets = named(symbols, mentioned(instruction))
     if not targets:
-        return Plan([], "the instruction names no symbol of the document", language, symbols)
+        return Plan([], "the instruction names no symbol of the document", language, symbols, unnamed=True)
     spans = [(s.start, s.end, s.qualname) for s in targets]
     if USES.search(instruction) and language in ("python", "javascript"):
         spans += _uses(document, lines, language, symbols, {s.name for s in targets}, spans)
@@ -88,6 +91,24 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     if covered > MAX_SHARE * len(lines):
         return Plan([], f"the windows would cover {covered} of {len(lines)} lines", language, symbols)
     return Plan(windows, "named: " + ", ".join(s.qualname for s in targets), language, symbols)
+
+
+def outline_text(symbols: list[Symbol]) -> tuple[str, list[Symbol]]:
+    """The compact outline the model chooses a window from, and the symbols it lists (at most MAX_OUTLINE)."""
+    listed = symbols if len(symbols) <= MAX_OUTLINE else [s for s in symbols if s.parent is None][:MAX_OUTLINE]
+    listed = list({s.qualname: s for s in reversed(listed)}.values())[::-1]  # one entry per name
+    return "".join(f"{s.qualname} ({s.kind}, lines {s.start}-{s.end})\n" for s in listed), listed
+
+
+def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
+    """The plan with the window the model chose over the outline (with the probability it gave it)."""
+    window = Window(symbol.start, _through_blanks(lines, symbol.end), (symbol.qualname,))
+    if p < CONFIDENCE:
+        return Plan([], f"the model's choice ({symbol.qualname}, p={p:.2f}) is below {CONFIDENCE}", plan.language,
+                    plan.symbols)
+    if window.end - window.start + 1 > MAX_SHARE * len(lines):
+        return Plan([], f"the model chose {symbol.qualname}, most of the file", plan.language, plan.symbols)
+    return Plan([window], f"the model's choice: {symbol.qualname} (p={p:.2f})", plan.language, plan.symbols)
 
 
 def _uses(document, lines, language, symbols, names, spans) -> list[tuple[int, int, str]]:

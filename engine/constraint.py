@@ -32,30 +32,22 @@ def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
     return bad
 
 
-class ProgramConstraint:
-    """Masks logits so that every sampled program parses and its line numbers fit the document."""
+class Constraint:
+    """Masks logits so that the sampled text stays in an llguidance (lark) grammar."""
 
-    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default"):
+    def __init__(self, tok, n_vocab: int, grammar: str):
         self.n_vocab = n_vocab
-        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), program_grammar(n_lines, rule),
+        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), grammar,
                                             limits=llguidance.LLParserLimits(verbose_errors=False))
         if self.matcher.is_error():
             raise GrammarError(self.matcher.get_error())
         self.bitmask = llguidance.torch.allocate_token_bitmask(1, n_vocab)
-        self.tag_end = crosses_tag_end(tok, n_vocab)
         self._bits = torch.arange(32, dtype=torch.int32)
 
-    def allowed(self, outside_gen: bool) -> torch.Tensor:
+    def allowed(self, outside_gen: bool = False) -> torch.Tensor:
         llguidance.torch.fill_next_token_bitmask(self.matcher, self.bitmask)
         # Eager unpack of the packed int32 bitmask: as fast as the compiled kernel, and needs no compiler.
-        ok = ((self.bitmask[0].unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
-        return ok & ~self.tag_end if outside_gen else ok
-
-    def require(self, token: int, allowed: torch.Tensor) -> int:
-        """A token chosen by the caller (forced-program mode) must still be one the grammar allows."""
-        if not allowed[token]:
-            raise GrammarError(f"token {token} is not allowed by the program grammar here")
-        return token
+        return ((self.bitmask[0].unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
 
     def consume(self, token: int, fast_forward: bool = True) -> list[int]:
         """Consume a chosen token; with fast_forward, also the tokens the grammar now forces (returned)."""
@@ -68,3 +60,21 @@ class ProgramConstraint:
 
     def stopped(self) -> bool:
         return self.matcher.is_stopped()
+
+
+class ProgramConstraint(Constraint):
+    """Masks logits so that every sampled program parses and its line numbers fit the document."""
+
+    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default"):
+        super().__init__(tok, n_vocab, program_grammar(n_lines, rule))
+        self.tag_end = crosses_tag_end(tok, n_vocab)
+
+    def allowed(self, outside_gen: bool) -> torch.Tensor:
+        ok = super().allowed()
+        return ok & ~self.tag_end if outside_gen else ok
+
+    def require(self, token: int, allowed: torch.Tensor) -> int:
+        """A token chosen by the caller (forced-program mode) must still be one the grammar allows."""
+        if not allowed[token]:
+            raise GrammarError(f"token {token} is not allowed by the program grammar here")
+        return token

@@ -106,3 +106,22 @@ def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tok
         hooks.progress(stats, stream.text)
     stats.stop = stop
     return out, stream.text, stats
+
+
+def decode_choice(model, prompt, constraint, eos, *, cache=None, max_tokens=64, hooks=Hooks()) -> tuple[list[int], float]:
+    """Greedy decode of one of a grammar's alternatives (a name from a list); returns its tokens and the
+    probability the model gave that path among what the grammar allowed at each step (its confidence)."""
+    cache = cache if cache is not None else DynamicCache(config=model.config)
+    logits, out, p = forward(model, cache, prompt[cache.get_seq_length():])[-1], [], 1.0
+    while len(out) < max_tokens and not constraint.stopped():
+        hooks.check()
+        allowed = constraint.allowed()
+        probs = torch.softmax(logits.float().masked_fill(~allowed.to(logits.device), float("-inf")), -1)
+        token = int(probs.argmax())
+        if token == eos:
+            break
+        p *= float(probs[token])
+        feed = [token] + constraint.consume(token)  # with the tokens the grammar then forces
+        out += feed
+        logits = forward(model, cache, feed)[-1]
+    return out, p

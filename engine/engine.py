@@ -1,4 +1,5 @@
 """The local engine: a loaded model (torch + transformers) and its two decodes; `edit()` is engine.front's."""
+import json
 import threading
 import time
 
@@ -9,8 +10,8 @@ from copy_as_decode.core.contract import DEFAULT_MODEL, Budget, Hooks
 from copy_as_decode.core.program import Item, format_item
 
 from . import models, prompt
-from .constraint import ProgramConstraint
-from .decode import decode_program, decode_rewrite
+from .constraint import Constraint, ProgramConstraint
+from .decode import decode_choice, decode_program, decode_rewrite
 from .drafter import LineDrafter
 from .front import EditFront
 from .prefix_cache import PrefixCache
@@ -61,6 +62,13 @@ class Engine(EditFront):
                                           max_new_tokens=plan.limit, cache=cache, hooks=hooks)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return out, text, stats
+
+    def _choose(self, ids, options: list[str], hooks: Hooks) -> tuple[str, float]:
+        grammar = "start: " + " | ".join(json.dumps(o) for o in options) + "\n"
+        cache, _, _ = self._start(ids, hooks)
+        out, p = decode_choice(self.model, ids, Constraint(self.tok, self.n_vocab, grammar), self.eos, cache=cache,
+                               hooks=hooks)
+        return self.tok.decode(out), p
 
     def _start(self, ids: list[int], hooks: Hooks):
         """The prompt's cache (all but its last token) from the prompt cache, and the seconds it took."""

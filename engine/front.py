@@ -122,6 +122,11 @@ class EditFront:
         """Decode (or feed `forced`) a program after prompt `ids`; `stats.stop` says why it ended."""
         raise NotImplementedError
 
+    def _choose(self, ids: list[int], options: list[str], hooks: Hooks) -> tuple[str, float] | None:
+        """Greedy choice of one of `options` after prompt `ids`, with the probability the model gave it;
+        None where the backend cannot constrain a choice (then a windowed edit takes the whole file)."""
+        return None
+
     def _decode_rewrite(self, ids: list[int], fence: str, document: str, verified: bool, plan: Budget,
                         hooks: Hooks) -> tuple[list[int], str, Stats]:
         """Greedy rewrite after prompt `ids` (ending with the opening `fence`); `stats.stop` says why it ended."""

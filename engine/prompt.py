@@ -54,6 +54,17 @@ def program_messages(document_lines: list[str], instruction: str) -> list[dict]:
     return msgs + [{"role": "user", "content": _user(instruction, numbered(document_lines))}]
 
 
+CHOICE_SYSTEM = """You find where in a file an edit belongs. You are shown the file's outline: its functions, \
+classes, methods or sections, one per line, with the lines each spans. Reply with the name of the one entry \
+that the instruction asks to change, exactly as it is listed, and nothing else."""
+
+
+def choice_prompt(tok, instruction: str, outline: str) -> list[int]:
+    """The prompt of the model's choice of a window, over a compact outline of the file."""
+    return prompt_ids(tok, [{"role": "system", "content": CHOICE_SYSTEM},
+                            {"role": "user", "content": f"Instruction: {instruction}\n\nOutline:\n{outline}"}])
+
+
 def fence_for(document: str) -> str:
     """A code fence that no line of the document can close (CommonMark: a fence is closed only by a run of
     its own character at least as long). ``` when the document has no such run; else ~~~ when it has no

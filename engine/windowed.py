@@ -16,6 +16,7 @@ from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Item, format_program
 from copy_as_decode.core.resolver import resolve
 
+from . import prompt
 from .stats import Stats
 
 
@@ -64,6 +65,8 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
     lf = document.replace("\r\n", "\n")
     lines = split_lines(lf)
     plan = windows.find(lf, instruction, selection, language)
+    if plan.unnamed:
+        plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
         try:
             result = front._rewrite(document, instruction, True, explicit, hooks)
@@ -100,6 +103,20 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
         items.append(Copy(after, len(lines)))
     new = with_line_endings(document, resolve(items, lines))
     return EditResult(new, format_program(_joined(items)), total)
+
+
+def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
+    """No symbol named: the model picks one from the file's outline (a short constrained decode), or the whole
+    file is edited when it cannot, or is not confident."""
+    outline, listed = windows.outline_text(plan.symbols)
+    with front.tok_lock:
+        ids = prompt.choice_prompt(front.tok, instruction, outline)
+    picked = front._choose(ids, [s.qualname for s in listed], _Labelled(hooks, "choosing where to edit"))
+    if picked is None:
+        return plan
+    name, p = picked
+    symbol = next((s for s in listed if s.qualname == name), None)
+    return plan if symbol is None else windows.chosen(plan, lines, symbol, p)
 
 
 def _shifted(items: list[Item], by: int) -> list[Item]:

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from copy_as_decode.core.contract import FENCE, IncompleteEdit
+from copy_as_decode.core.contract import FENCE, Hooks, IncompleteEdit
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.front import EditFront
 from copy_as_decode.engine.stats import Stats
@@ -87,3 +87,35 @@ def test_a_selection_is_the_window_and_crlf_survives(qwen_tokenizer):
     result = front.edit(crlf, "Change it.", "windowed", lines=(17, 18))
     assert front.seen == ["def f1(a):\n    return a + 1\n"]
     assert result.text == crlf.replace("a + 1\r\n", "a + 100\r\n")
+
+
+class Choosing(Scripted):
+    """Also picks a window from the outline: `choice` = (name, probability)."""
+
+    def __init__(self, tok, script, choice):
+        super().__init__(tok, script)
+        self.choice, self.options = choice, None
+
+    def _choose(self, ids, options, hooks):
+        self.options, self.choice_prompt = options, self.tok.decode(ids)
+        return self.choice
+
+
+def test_without_a_name_the_model_chooses_the_window_from_the_outline(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d.replace("a + 7", "a * 7"), ("f7", 0.9))
+    result = front.edit(DOC, "Make the seventh one multiply.")
+    assert "Store.get (method, lines 5-6)" in front.choice_prompt and "f39 (function" in front.choice_prompt
+    assert front.options[:3] == ["Store", "Store.get", "helper"] and len(front.options) == 43
+    assert result.text == DOC.replace("a + 7", "a * 7") and result.stats.windows == "38-41 (f7)"
+
+
+def test_an_unsure_choice_edits_the_whole_file(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d, ("f7", 0.3))
+    result = front.edit(DOC, "Make the seventh one multiply.")
+    assert front.seen == [DOC] and result.stats.windows == "whole file: the model's choice (f7, p=0.30) is below 0.5"
+
+
+def test_the_local_engine_chooses_under_a_grammar(tiny_engine):
+    """A random model still answers one of the names, with a probability in (0, 1]."""
+    name, p = tiny_engine._choose(tiny_engine.encode("pick: "), ["alpha", "beta.gamma", "delta_x"], Hooks())
+    assert name in ("alpha", "beta.gamma", "delta_x") and 0 < p <= 1
