@@ -106,7 +106,7 @@ def test_without_a_name_the_model_chooses_the_window_from_the_outline(qwen_token
     result = front.edit(DOC, "Make the seventh one multiply.")
     assert "Store.get (method, lines 5-6)" in front.choice_prompt and "f39 (function" in front.choice_prompt
     assert front.options[:3] == ["Store", "Store.get", "helper"] and len(front.options) == 43
-    assert result.text == DOC.replace("a + 7", "a * 7") and result.stats.windows == "38-41 (f7)"
+    assert result.text == DOC.replace("a + 7", "a * 7") and result.stats.windows == "41-44 (f7)"
 
 
 def test_an_unsure_choice_edits_the_whole_file(qwen_tokenizer):
