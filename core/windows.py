@@ -1,5 +1,4 @@
-"""Where an edit happens: the windows of a document that a windowed edit rewrites, and what the model is shown
-around them.
+"""Where an edit happens: the windows of a document that a windowed edit rewrites.
 
 A window is a range of whole lines: the editor's selection when there is one, else each symbol the instruction
 names (core/outline.py; backticked or quoted names first, else any word that is a symbol's name), plus, when
@@ -19,7 +18,6 @@ from .outline import Symbol, outline
 MIN_LINES = 60            # shorter documents are edited whole: a window would save little
 MAX_SITES = 8             # more windows than this: the whole file
 MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
-HEAD_LINES = 24           # the most lines of the file's head (imports) shown around a window
 MAX_OUTLINE = 400         # outline entries the model may choose from (beyond: top-level ones only)
 CONFIDENCE = 0.5          # the least probability of the model's choice of a window
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?)\b", re.I)
@@ -159,15 +157,3 @@ def _merge(spans) -> list[Window]:
         else:
             out.append([a, b, [name]])
     return [Window(a, b, tuple(dict.fromkeys(names))) for a, b, names in out]
-
-
-def head(symbols: list[Symbol], lines: list[str], window: Window) -> list[str]:
-    """What the model is shown around a window, at most HEAD_LINES + a few lines whatever the document's
-    length: the file's head before its first symbol (imports, module docstring) and the header lines of the
-    classes the window is inside."""
-    first = min((s.start for s in symbols), default=1)
-    shown = [line for line in lines[: min(first, window.start) - 1] if line.strip()][:HEAD_LINES]
-    inside = [s for s in symbols if s.kind == "class" and s.start < window.start <= s.end]
-    for cls in inside:
-        shown += ["...\n"] + lines[cls.start - 1: cls.header]
-    return shown

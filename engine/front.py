@@ -79,14 +79,13 @@ class EditFront:
         """The prompt an edit of `document` with `selector` decodes after (what the prompt cache keys on)."""
         return self._prompt(document, instruction, selector in ("grammar", "forced"))[0]
 
-    def _prompt(self, document: str, instruction: str, program: bool,
-                around: list[str] = ()) -> tuple[list[int], str | None]:
+    def _prompt(self, document: str, instruction: str, program: bool) -> tuple[list[int], str | None]:
         """(prompt ids, the rewrite's opening fence or None for a program); the rewrite reads and writes "\n"
-        (with_line_endings restores the document's endings); `around`: lines shown before a window."""
+        (with_line_endings restores the document's endings)."""
         with self.tok_lock:
             if program:
                 return prompt.program_prompt(self.tok, split_lines(document), instruction), None
-            return prompt.rewrite_prompt(self.tok, document.replace("\r\n", "\n"), instruction, self.layout, around)
+            return prompt.rewrite_prompt(self.tok, document.replace("\r\n", "\n"), instruction, self.layout)
 
     def _program(self, document, instruction, forced: list[Item] | None, explicit, temperature, hooks):
         lines = split_lines(document)
@@ -103,9 +102,9 @@ class EditFront:
         new = with_line_endings(document, resolve(items, lines))
         return EditResult(new, format_program(items, sep=""), stats)
 
-    def _rewrite(self, document, instruction, verified: bool, explicit, hooks, around: list[str] = ()):
+    def _rewrite(self, document, instruction, verified: bool, explicit, hooks):
         lf = document.replace("\r\n", "\n")
-        ids, fence = self._prompt(document, instruction, False, around)
+        ids, fence = self._prompt(document, instruction, False)
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, explicit)
         tokens, text, stats = self._decode_rewrite(ids, fence, lf, verified, plan, hooks)

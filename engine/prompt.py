@@ -37,10 +37,10 @@ LAYOUTS = ("instruction-first", "file-first", "both")
 DEFAULT_LAYOUT = "instruction-first"
 
 
-def _user(instruction: str, body: str, layout: str = "file-first", context: str = "") -> str:
+def _user(instruction: str, body: str, layout: str = "file-first") -> str:
     if layout not in LAYOUTS:
         raise ValueError(f"unknown prompt layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
-    file = context + f"File:\n{body}"
+    file = f"File:\n{body}"
     if layout == "file-first":
         return f"{file}\n\nInstruction: {instruction}"
     return f"Instruction: {instruction}\n\n{file}" + (f"\n\nInstruction: {instruction}" if layout == "both" else "")
@@ -78,16 +78,9 @@ def fence_for(document: str) -> str:
     return char * max(3, runs[char] + 1)
 
 
-def rewrite_messages(document: str, instruction: str, fence: str, layout: str = DEFAULT_LAYOUT,
-                     around: list[str] = ()) -> list[dict]:
-    """`around`: lines of the rest of the file shown before it (a window's imports and class header)."""
+def rewrite_messages(document: str, instruction: str, fence: str, layout: str = DEFAULT_LAYOUT) -> list[dict]:
     body = fence + "\n" + document + ("" if document.endswith("\n") or not document else "\n") + fence
-    context = ""
-    if around:
-        shown = "".join(line if line.endswith("\n") else line + "\n" for line in around)
-        context = f"Lines from the rest of the file, for reference only (do not repeat them):\n{fence}\n{shown}{fence}\n\n"
-    return [{"role": "system", "content": REWRITE_SYSTEM},
-            {"role": "user", "content": _user(instruction, body, layout, context)}]
+    return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": _user(instruction, body, layout)}]
 
 
 def fence_closed(text: str, fence: str) -> bool:
@@ -140,9 +133,8 @@ def program_prompt(tok, lines: list[str], instruction: str) -> list[int]:
     return prompt_ids(tok, program_messages(lines, instruction))
 
 
-def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT,
-                   around: list[str] = ()) -> tuple[list[int], str]:
+def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT) -> tuple[list[int], str]:
     """The rewrite prompt's ids (the assistant turn opens the code block, so the file starts at once) and
     its fence."""
-    fence = fence_for(document + "".join(around))
-    return prompt_ids(tok, rewrite_messages(document, instruction, fence, layout, around), fence + "\n"), fence
+    fence = fence_for(document)
+    return prompt_ids(tok, rewrite_messages(document, instruction, fence, layout), fence + "\n"), fence

@@ -3,8 +3,9 @@ other line copied without a forward pass, so an edit of one function costs about
 file as in the function alone.
 
 Each window is rewritten as a file of its own (dedented to its common indent, so a method reads like a
-function), after the few lines the model needs around it (the file's imports, the enclosing class header);
-that prompt does not grow with the document. The windows' rewrites and copies of everything else make one
+function), with the prompt of a whole-file rewrite: its size follows the window, not the document. Nothing
+else of the file is shown: with the file's imports and the enclosing class header before the window, the 0.5B
+more often copied the window unchanged. The windows' rewrites and copies of everything else make one
 copy/gen program over the whole document, which the resolver turns into the edited document: nothing outside
 the windows can change. Every window must finish, and none may drop its own head or tail, or nothing changes.
 """
@@ -82,8 +83,7 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
         label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
         left = None if explicit is None else max(1, explicit - total.sampled)
         try:
-            r = front._rewrite(dedent(old, indent), instruction, True, left, _Labelled(hooks, label),
-                               around=windows.head(plan.symbols, lines, w))
+            r = front._rewrite(dedent(old, indent), instruction, True, left, _Labelled(hooks, label))
         except IncompleteEdit as e:
             e.stats.windows = label
             raise

@@ -34,8 +34,7 @@ def test_a_named_method_is_rewritten_dedented_and_put_back_in_place(qwen_tokeniz
     front = Scripted(qwen_tokenizer, lambda d: d.replace("self.items[key]", "self.items.get(key)"))
     result = front.edit(DOC, "Fix `Store.get`: missing keys should give None.")
     assert front.seen == ["def get(self, key):\n    return self.items[key]\n\n\n"]  # dedented, blank lines after
-    assert "class Store:" in front.prompts[0] and "import os" in front.prompts[0]  # what is around it
-    assert "def helper" not in front.prompts[0] and "f39" not in front.prompts[0]  # not the rest of the file
+    assert "class Store" not in front.prompts[0] and "f39" not in front.prompts[0]  # not the rest of the file
     assert result.text == DOC.replace("self.items[key]", "self.items.get(key)")
     assert result.stats.selector == "windowed" and result.stats.windows == "5-8 (Store.get)"
     assert resolve(result.program, DOC) == result.text and result.stats.deleted_lines == 0
