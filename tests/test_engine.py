@@ -1,7 +1,6 @@
 """Exactness of the decode paths (splice == stepwise, forced == oracle, verified == greedy full regeneration)
 and the edit contract: every edit finishes or raises with its stop reason, text stays text."""
 import random
-import threading
 
 import pytest
 import torch
@@ -15,8 +14,7 @@ from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import prompt
 from copy_as_decode.engine.decode import decode_rewrite, forward
 from copy_as_decode.engine.drafter import LineDrafter
-from copy_as_decode.engine.front import EditFront
-from copy_as_decode.engine.stats import Stats
+from scripted_front import ScriptedFront
 
 
 def cut_off(engine, *args, **kwargs) -> IncompleteEdit:
@@ -341,17 +339,6 @@ def test_a_bfloat16_prefill_keeps_verified_equal_to_full(humanevalfix_python):
     assert (mixed - whole).abs().max() < 0.05 * whole.abs().max()
 
 
-class ScriptedRewrite(EditFront):
-    """An engine front whose model answers a rewrite with `answer`, ended by end of sequence."""
-    trained, context, tok_lock = False, 32768, threading.Lock()
-
-    def __init__(self, tok, answer):
-        self.tok, self.answer = tok, answer
-
-    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
-        return [], self.answer, Stats(stop=EOS)
-
-
 def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_tokenizer):
     """Small models answer a long file's edit with the edited function alone and end there: that part is not the
     file, and applying it would delete the rest. A rewrite counts when it keeps at least half of the file's lines
@@ -360,16 +347,16 @@ def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_to
     document = "".join(lines) + "if __name__ == '__main__':\n    f1(2)\n"
     for part in ("def f7(x):\n    return x - 7\n",  # the edited function alone
                  "def f7(x):\n    return x - 7\n\n\nif __name__ == '__main__':\n    f1(2)\n"):  # and the end
-        e = cut_off(ScriptedRewrite(qwen_tokenizer, part), document, "Fix f7.", "full")
+        e = cut_off(ScriptedFront(qwen_tokenizer, part), document, "Fix f7.", "full")
         assert e.stop == PARTIAL and "only part of the file" in str(e) and "nothing was changed" in str(e)
     near_end = document.replace("x + 39\n", "x - 39\n").replace("__main__", "__main__ ")  # next to the last line
     for fixed in (document.replace("x + 7\n", "x - 7\n"), near_end):
-        assert ScriptedRewrite(qwen_tokenizer, fixed).edit(document, "Fix.", "verified").text == fixed
+        assert ScriptedFront(qwen_tokenizer, fixed).edit(document, "Fix.", "verified").text == fixed
     last = document.replace("f1(2)", "f1(3)")  # unclosed, and its last line is not the file's: refused
-    assert cut_off(ScriptedRewrite(qwen_tokenizer, last), document, "Fix.", "full").stop == PARTIAL
+    assert cut_off(ScriptedFront(qwen_tokenizer, last), document, "Fix.", "full").stop == PARTIAL
     for closed in ("def f7(x):\n    return x - 7\n```\n", "def f7(x):\n    return x - 7\n```"):
         # closing the block after the edited function does not make it the file
-        assert cut_off(ScriptedRewrite(qwen_tokenizer, closed), document, "Fix f7.", "full").stop == PARTIAL
+        assert cut_off(ScriptedFront(qwen_tokenizer, closed), document, "Fix f7.", "full").stop == PARTIAL
     fixed = document.replace("f1(2)", "f1(3)")  # its last line changed: fine when the block is closed
-    assert ScriptedRewrite(qwen_tokenizer, fixed + "```").edit(document, "Fix.", "full").text == fixed
-    assert ScriptedRewrite(qwen_tokenizer, "print(1)\n").edit("", "Say hi.", "full").text == "print(1)\n"  # a new file
+    assert ScriptedFront(qwen_tokenizer, fixed + "```").edit(document, "Fix.", "full").text == fixed
+    assert ScriptedFront(qwen_tokenizer, "print(1)\n").edit("", "Say hi.", "full").text == "print(1)\n"  # a new file

@@ -1,33 +1,19 @@
 """The windowed edit (engine/windowed.py) through the one edit front, with a scripted decoder in place of a
 model: which text each window prompt gets, what comes back, and that nothing outside the windows changes."""
-import threading
-
 import pytest
 
-from copy_as_decode.core.contract import FENCE, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import Hooks, IncompleteEdit
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine.front import EditFront
-from copy_as_decode.engine.stats import Stats
+
+from scripted_front import ScriptedFront
 
 FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))
 DOC = ("import os\n\n\nclass Store:\n    def get(self, key):\n        return self.items[key]\n\n\n"
        "def helper(x):\n    return Store().get(x)\n" + FILLER)
 
 
-class Scripted(EditFront):
-    """Rewrites each document it is shown with `script`; records the documents and prompts."""
-
-    trained, context = False, 32768
-
-    def __init__(self, tok, script):
-        self.tok, self.tok_lock, self.script, self.seen, self.prompts = tok, threading.Lock(), script, [], []
-
-    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
-        self.seen.append(document)
-        self.prompts.append(self.tok.decode(ids))
-        stats = Stats(stop=FENCE, sampled=3, budget=plan.limit)
-        hooks.progress(stats, "")
-        return [], self.script(document) + fence + "\n", stats
+def Scripted(tok, script):
+    return ScriptedFront(tok, script, fenced=True)
 
 
 def test_a_named_method_is_rewritten_dedented_and_put_back_in_place(qwen_tokenizer):
@@ -88,16 +74,8 @@ def test_a_selection_is_the_window_and_crlf_survives(qwen_tokenizer):
     assert result.text == crlf.replace("a + 1\r\n", "a + 100\r\n")
 
 
-class Choosing(Scripted):
-    """Also picks a window from the outline: `choice` = (name, probability)."""
-
-    def __init__(self, tok, script, choice):
-        super().__init__(tok, script)
-        self.choice, self.options = choice, None
-
-    def _choose(self, ids, options, hooks):
-        self.options, self.choice_prompt = options, self.tok.decode(ids)
-        return self.choice
+def Choosing(tok, script, choice):
+    return ScriptedFront(tok, script, fenced=True, choice=choice)
 
 
 def test_without_a_name_the_model_chooses_the_window_from_the_outline(qwen_tokenizer):

@@ -1,0 +1,31 @@
+"""An engine front with a scripted model in place of one: the tests of the edit front's rules (stop reasons,
+windows, the head/tail rule) without a model run."""
+import threading
+
+from copy_as_decode.core.contract import EOS, FENCE
+from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.stats import Stats
+
+
+class ScriptedFront(EditFront):
+    """Answers each rewrite with `answer` (a string, or a function of the document it is shown), ended by end of
+    sequence, or with `fenced` by closing its block; records the documents and the prompts it was shown.
+    `choice`: what `_choose` answers (name, probability), as a model's pick of a window from the outline."""
+
+    trained, context = False, 32768
+
+    def __init__(self, tok, answer, fenced: bool = False, choice=None):
+        self.tok, self.tok_lock, self.answer, self.fenced, self.choice = tok, threading.Lock(), answer, fenced, choice
+        self.seen, self.prompts, self.options = [], [], None
+
+    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
+        self.seen.append(document)
+        self.prompts.append(self.tok.decode(ids))
+        text = self.answer(document) if callable(self.answer) else self.answer
+        stats = Stats(stop=FENCE if self.fenced else EOS, sampled=3, budget=plan.limit)
+        hooks.progress(stats, "")
+        return [], text + (fence + "\n" if self.fenced else ""), stats
+
+    def _choose(self, ids, options, hooks):
+        self.options, self.choice_prompt = options, self.tok.decode(ids)
+        return self.choice
