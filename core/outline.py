@@ -68,7 +68,6 @@ def python(document: str) -> list[Symbol]:
     return sorted(out, key=lambda s: (s.start, -s.end))
 
 
-_JS_COMMENT = re.compile(r"\s*(//|/\*|\*)")
 _JS_FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_expression",
                  "generator_function", "arrow_function", "method_definition", "class_declaration", "class"}
 # the statement a definition is written in, whose lines it spans (`const f = () => {...};`, `a.b = function`)
@@ -120,10 +119,12 @@ def javascript(document: str) -> list[Symbol]:
                     outer = outer.parent
                 kind = ("class" if child.type.startswith("class") else
                         "method" if parent is not None and parent.kind == "class" else "function")
-                first = outer.start_point[0] + 1
+                lead = outer  # the comments right above it (a JSDoc block, `//` lines) are part of it
+                while (lead.prev_sibling is not None and lead.prev_sibling.type == "comment"
+                       and lead.prev_sibling.end_point[0] >= lead.start_point[0] - 1):
+                    lead = lead.prev_sibling
                 sym = Symbol(name, f"{parent.qualname}.{name}" if parent else name, kind,
-                             _with_comments(lines, first, _JS_COMMENT), outer.end_point[0] + 1,
-                             child.start_point[0] + 1, parent)
+                             lead.start_point[0] + 1, outer.end_point[0] + 1, child.start_point[0] + 1, parent)
                 out.append(sym)
             visit(child, sym or parent)
 

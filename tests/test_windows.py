@@ -37,6 +37,10 @@ class Box {
   }
 }
 
+/* Doubles.
+  >>> twice(2)
+  4
+*/
 const twice = (x) => x * 2;
 Box.prototype.close = function closeBox() { return twice(1); };
 module.exports = { readIt, Box };
@@ -62,7 +66,7 @@ def test_javascript_outline_reads_declarations_methods_arrows_and_assignments():
     got = spans(symbols)
     assert got["readIt"] == (3, 6)  # with its comment line
     assert got["Box"] == (8, 12) and got["Box.open"] == (9, 11)
-    assert got["twice"] == (14, 14) and got["closeBox"] == (15, 15)
+    assert got["twice"] == (14, 18) and got["closeBox"] == (19, 19)  # a doc block whatever its lines hold
 
 
 def test_markdown_sections_run_to_the_next_heading():
