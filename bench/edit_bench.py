@@ -31,6 +31,7 @@ document length per selector.
 import json
 import re
 import statistics
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -208,7 +209,9 @@ def summarize(rows: list[dict]) -> dict:
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
-             "windowed": sum(r.get("ran") == "windowed" for r in rs)}
+             "windowed": sum(r.get("ran") == "windowed" for r in rs),
+             "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
+                                        if (r.get("windows") or "").startswith("whole file: ")))}
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
@@ -360,6 +363,10 @@ def print_tables(report: dict) -> None:
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
                   f"{s['lines_lost']:>10} {s['windowed']:>8} "
                   f"{num(s.get('second_edit_share'), '.1%'):>16}")
+    for label, summary in groups(report):
+        for sel, s in summary.items():
+            if s.get("whole_file"):  # why a windowed edit took the whole file
+                print(f"{label:<24} {sel:<14} whole file: " + ", ".join(f"{n} {why}" for why, n in s["whole_file"].items()))
     print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
           f"{'beyond prefill':>15}")
     for sel, c in report["cost"].items():
