@@ -21,15 +21,20 @@ OUT (JSON) holds
            selector's prompt for the same file. The second edit is what a following edit of the same file
            with another instruction (SECOND_INSTRUCTION) prefills, from the cache the first one left
   corpora  per corpus: summary (per selector), buckets (the same per length bucket, for corpora that have
-           them) and the full rows (with the edited text, the program and the sampled tokens)
+           them) and the full rows (with the edited text, the program and the sampled tokens); a summary's
+           geomean_vs_full / geomean_vs_peer is the geometric mean of per-case time ratios against `full` /
+           the llama-server row on the same cases
+  peak_rss_mb  this process's peak resident memory (model, KV caches, every edit); the peer's server apart
   cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
            1,000 document lines, over the edits that ran (a document the model's context cannot hold is
            refused before any forward pass; `refused` counts those)
 Next to it: OUT.png, median seconds per edit by corpus and length bucket, and OUT-cost.png, wall time against
 document length per selector.
 """
+import contextlib
 import json
 import re
+import resource
 import statistics
 from collections import Counter
 import sys
@@ -215,6 +220,10 @@ def summarize(rows: list[dict]) -> dict:
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
+        for base, key in (("full", "geomean_vs_full"), (PEER, "geomean_vs_peer")):  # per-case ratios, same cases
+            ref = {r["id"]: r for r in rows if r["selector"] == base}
+            if ref and sel != base and all(r["id"] in ref for r in rs):
+                s[key] = statistics.geometric_mean(ref[r["id"]]["seconds"] / r["seconds"] for r in rs)
         if full:
             s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
             s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
@@ -229,8 +238,9 @@ def summarize(rows: list[dict]) -> dict:
 
 def cost(rows: list[dict]) -> dict:
     """Per selector: seconds per 1,000 document lines (least squares) of wall time and of time beyond prefill."""
-    def slope(points):
-        if len({x for x, _ in points}) < 2:
+    def slope(points):  # none over one bucket: a few lines' spread there says nothing about length
+        xs = [x for x, _ in points]
+        if not xs or max(xs) < 2 * min(xs):
             return None
         return statistics.linear_regression([x / 1000 for x, _ in points], [y for _, y in points]).slope
 
@@ -350,10 +360,12 @@ def print_tables(report: dict) -> None:
     def num(v, form: str, unit: str = "") -> str:
         return "-" if v is None else format(v, form) + unit
 
-    print(f"model {report['model']} on {numerics(report)}, {report['threads']} threads")
+    print(f"model {report['model']} on {numerics(report)}, {report['threads']} threads, "
+          f"peak RSS {report['peak_rss_mb'] / 1024:.1f} GB (this process; the peer's server not counted)")
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
           f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
-          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'windowed':>8} {'2nd edit prefill':>16}")
+          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'windowed':>8} {'2nd edit prefill':>16} "
+          f"{'x full gm':>9} {'x peer gm':>9}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             kept = s["spliced"] / s["drafted"] if s["drafted"] else None  # the verified drafter's accepted share
@@ -362,7 +374,8 @@ def print_tables(report: dict) -> None:
                   f"{s['sampled']:>8} {s['spliced']:>7} {num(kept, '.0%'):>11} {s['complete']:>8} {s['refused']:>7} "
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
                   f"{s['lines_lost']:>10} {s['windowed']:>8} "
-                  f"{num(s.get('second_edit_share'), '.1%'):>16}")
+                  f"{num(s.get('second_edit_share'), '.1%'):>16} {num(s.get('geomean_vs_full'), '.1f', 'x'):>9} "
+                  f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             if s.get("whole_file"):  # why a windowed edit took the whole file
@@ -382,12 +395,8 @@ def print_tables(report: dict) -> None:
 
 
 def run(args) -> int:
-    import torch
-    from tqdm import tqdm
-
     from copy_as_decode.bench.corpora import spread, where, within_lines
     from copy_as_decode.cli import engine_from
-    from copy_as_decode.engine import prompt
     corpora = [(name, spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
     if args.unnamed:
@@ -395,7 +404,31 @@ def run(args) -> int:
     if args.alone:
         corpora.append((ALONE, alone(corpora)))
     engine = engine_from(args)
-    peer = _peer(args, engine) if args.peer else None
+    with contextlib.ExitStack() as stack:
+        peer = _peer(args, engine, stack) if args.peer else None
+        report = measure(args, engine, peer, corpora)
+    report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
+    report["cost"] = cost(report["cases"])
+    report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
+    if args.alone:
+        report["alone"] = embedded_vs_alone(report)
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
+    print_tables(report)
+    bars, curve = out.with_suffix(".png"), out.with_name(f"{out.stem}-cost.png")
+    plot(report, bars)
+    plot_cost(report, curve)
+    print(f"wrote {out}, {bars} and {curve}")
+    return 0
+
+
+def measure(args, engine, peer, corpora) -> dict:
+    """Every selector (and the peer) on every case of `corpora`: the report's rows and per-bucket summaries."""
+    import torch
+    from tqdm import tqdm
+
+    from copy_as_decode.engine import prompt
     report = {"model": args.model, "layout": engine.layout, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
     # first-call costs and the prompt heads' prefill stay out of the timings, as in a worker that has run an edit
@@ -414,24 +447,10 @@ def run(args) -> int:
         report["corpora"][corpus] = {"summary": summarize(rows),
                                      "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in buckets},
                                      "cases": rows}
-    report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
-    report["cost"] = cost(report["cases"])
-    if args.alone:
-        report["alone"] = embedded_vs_alone(report)
-    out = Path(args.json)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1))
-    print_tables(report)
-    bars, curve = out.with_suffix(".png"), out.with_name(f"{out.stem}-cost.png")
-    plot(report, bars)
-    plot_cost(report, curve)
-    print(f"wrote {out}, {bars} and {curve}")
-    if peer is not None:
-        peer.server.close()
-    return 0
+    return report
 
 
-def _peer(args, engine):
+def _peer(args, engine, stack):
     """A RemoteEngine on a llama-server started as a user would: the same model's GGUF, all cores, its default
     options (no speculation, its own weight repacking), the model's whole context, the same prompt layout."""
     import os
@@ -442,7 +461,7 @@ def _peer(args, engine):
     gguf = models.gguf_file(args.model)
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False)
-    server.__enter__()
+    stack.enter_context(server)  # stopped when the run ends, whichever way
     peer = RemoteEngine(server.url, args.model, tokenizer=engine.tok)
-    peer.layout, peer.server = engine.layout, server
+    peer.layout = engine.layout
     return peer

@@ -96,3 +96,19 @@ def test_cost_slopes_leave_out_refused_edits():
     assert (c["cases"], c["refused"]) == (2, 1)
     assert c["seconds_per_kline"] == pytest.approx(10.0) and c["after_prefill_per_kline"] == pytest.approx(9.0)
     assert edit_bench.cost(rows[:1])["full"]["seconds_per_kline"] is None  # one length: no slope
+    near = [row(300, 1.0, 0.5), row(372, 9.0, 0.5)]  # one bucket's spread of lengths: no slope either
+    assert edit_bench.cost(near)["full"]["seconds_per_kline"] is None
+
+
+def test_geometric_means_are_of_per_case_ratios_on_the_same_cases():
+    def row(case, selector, seconds):
+        return {"id": case, "selector": selector, "seconds": seconds, "sampled": 1, "spliced": 0, "exact": False,
+                "passed": None, "complete": True, "stop": "eos", "lines_lost": 0, "windows": "", "text": "",
+                "again_prefilled": None, "prefilled": 0, "prefill_s": None}
+    rows = [row("a", "full", 100.0), row("a", "llama-server", 40.0), row("a", "auto", 1.0),
+            row("b", "full", 400.0), row("b", "llama-server", 20.0), row("b", "auto", 4.0)]
+    s = edit_bench.summarize(rows)
+    assert s["auto"]["geomean_vs_full"] == pytest.approx(100.0)  # 100x and 100x
+    assert s["auto"]["geomean_vs_peer"] == pytest.approx(200 ** 0.5)  # 40x and 5x; the ratio of sums is 12x
+    assert s["full"]["geomean_vs_peer"] == pytest.approx((0.4 * 0.05) ** 0.5)
+    assert "geomean_vs_full" not in s["full"] and "geomean_vs_peer" not in s["llama-server"]
