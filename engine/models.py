@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from copy_as_decode.core.contract import DEFAULT_MODEL, EditError
+from copy_as_decode.core.contract import EditError
 
 EOS_TEXT = "<|im_end|>"  # Qwen chat turns end here; the program/rewrite ends with it
 
@@ -56,7 +56,7 @@ ADAPTED = {
 }
 NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
-TOKENIZER_SOURCE = DEFAULT_MODEL  # `tiny` borrows the real Qwen tokenizer from here
+TOKENIZER_SOURCE = "qwen2.5-coder-0.5b"  # `tiny` borrows the real Qwen tokenizer (the family's, smallest download)
 
 
 class ModelError(EditError, RuntimeError):

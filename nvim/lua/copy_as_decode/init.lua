@@ -2,7 +2,7 @@
 --
 --   require("copy_as_decode").setup({
 --     cmd = { "/path/to/.venv/bin/copy-as-decode", "serve" },
---     settings = { model = "qwen2.5-coder-0.5b", selector = "auto" },
+--     settings = { model = "qwen2.5-coder-1.5b", selector = "auto" },
 --   })
 --
 -- Works on Neovim 0.8+; on 0.11+ it registers through vim.lsp.config / vim.lsp.enable.
