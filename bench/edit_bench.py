@@ -202,6 +202,7 @@ def refused(row: dict) -> bool:
 def summarize(rows: list[dict]) -> dict:
     """Per selector, over `rows`; speedups are against `full` on the same cases of the same run."""
     full = {r["id"]: r for r in rows if r["selector"] == "full"}
+    peer = {r["id"]: r for r in rows if r["selector"] == PEER}
     out = {}
     for sel in ROWS:
         rs = [r for r in rows if r["selector"] == sel]
@@ -220,8 +221,7 @@ def summarize(rows: list[dict]) -> dict:
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
-        for base, key in (("full", "geomean_vs_full"), (PEER, "geomean_vs_peer")):  # per-case ratios, same cases
-            ref = {r["id"]: r for r in rows if r["selector"] == base}
+        for base, ref, key in (("full", full, "geomean_vs_full"), (PEER, peer, "geomean_vs_peer")):  # same cases
             if ref and sel != base and all(r["id"] in ref for r in rs):
                 s[key] = statistics.geometric_mean(ref[r["id"]]["seconds"] / r["seconds"] for r in rs)
         if full:
