@@ -4,16 +4,18 @@ permissively licensed files of 100 to 3,000 lines found on this machine (bench/d
     python -m copy_as_decode.bench.long_corpus [--seed 0]
 
 Kinds of case:
-  bug            one bug of a HumanEvalFix type injected into a real function by train.data's injectors; the
-                 instruction names the function and what is wrong (hinted); the real file is the gold
+  bug            one bug of a HumanEvalFix type injected into a real function by the training data's own
+                 injectors (synthesis.bugs); the instruction names the function and what is wrong (hinted);
+                 the real file is the gold
   humanevalfix   a HumanEvalFix task's buggy function inserted between two top-level definitions of a real
                  module that runs by itself; the gold has the canonical body; `tests` is the task's test
   add-parameter, rename-function, add-docstring (Python) / add-jsdoc (JavaScript): small feature edits
   typo (hinted), rename-heading, add-sentence: Markdown edits inside a named section
 Files are drawn in a seeded order and serve two cases each (more where a bucket has few files). A file
 with more than MAX_SHARED of its distinctive lines in another file the training data is drawn from (another
-version of the same package) is not used: training leaves out the files used (`is_source`, from
-long_sources.json), and what little text other files share with them is left to its line-level checks.
+version of the same package) is not used: training leaves out the files used (long_sources.json, read by
+synthesis.sources.is_benchmark_file), and what little text other files share with them is left to its
+line-level checks.
 """
 import argparse
 import ast
@@ -35,17 +37,20 @@ from functools import cache
 from pathlib import Path
 
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.synthesis import bugs
+from copy_as_decode.synthesis.decontaminate import MAX_SHARED, distinctive
+from copy_as_decode.synthesis.edits import typo
+from copy_as_decode.synthesis.long_edits import splice
+from copy_as_decode.synthesis.sources import BENCHMARK_FILES, PYTHON_ROOT, js_files, js_functions, prose_files
+from copy_as_decode.synthesis.syntax import (PY_FUNCS, body_start, first_line, js_code, js_tokens, unique_defs,
+                                             valid_python, word)
 
-# train.data is imported inside the functions that use it, so that it can import is_source from here.
 DATA = Path(__file__).resolve().parent / "data"
-SOURCES_JSON = DATA / "long_sources.json"
 NOTE = DATA / "LONG_CORPUS.md"
 CORPUS_FILES = {"python": "long-python.jsonl", "javascript": "long-js.jsonl", "text": "long-text.jsonl"}
 BUCKETS = {100: (80, 150), 300: (250, 400), 1000: (800, 1300), 3000: (2300, 3000)}
 CASES = {100: 12, 300: 12, 1000: 11, 3000: 10}
 PER_FILE = 2
-MAX_SHARED = 0.1  # above this a file is another version of a training source
-DISTINCTIVE = 20  # as train.data: a stripped line this long identifies its file
 MAX_CHANGED = 12  # lines a case may change: the edits are localized
 # Each language cycles through ROUND; None is a feature edit, and the feature edits take turns.
 ROUND = {"python": ("bug", "humanevalfix", None), "javascript": ("bug", "humanevalfix", None), "text": ("typo", None)}
@@ -81,24 +86,6 @@ class Source:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
-
-
-# ------------------------------------------------------------------------------- what training leaves out
-
-@cache
-def source_files() -> dict[str, str]:
-    """{path: sha256} of every real file the shipped long corpora were built from."""
-    return {f["path"]: f["sha256"] for f in json.loads(SOURCES_JSON.read_text(encoding="utf-8"))["files"]}
-
-
-def is_source(path) -> bool:
-    """Whether a file is a source of the long corpora or a byte-identical copy of one."""
-    if str(path) in source_files():
-        return True
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest() in source_files().values()
-    except OSError:
-        return False
 
 
 # ---------------------------------------------------------------------------------------------- sources
@@ -144,18 +131,16 @@ def _files(roots, pattern: str):
 
 
 def python_sources() -> list[Source]:
-    from copy_as_decode.train.data import PYTHON_ROOT
     out = []
     for p, text in _files([PYTHON_ROOT], "*.py"):
-        if "\t" not in text and max(map(len, text.split("\n"))) <= 120 and _parses(text) \
-                and len(_py_functions(text)) >= 4:
+        if "\t" not in text and max(map(len, text.split("\n"))) <= 120 and valid_python(text) \
+                and len(unique_defs(ast.parse(text))) >= 4:
             out.append(Source(p, f"cpython/{p.relative_to(PYTHON_ROOT).with_suffix('')}", text,
                               "CPython standard library", platform.python_version(), "PSF-2.0"))
     return out
 
 
 def js_sources() -> list[Source]:
-    from copy_as_decode.train.data import js_functions
     out = []
     for p, text in _files(JS_ROOTS, "*.js"):
         minified = sum(len(x) > 160 for x in text.split("\n")) > text.count("\n") // 100
@@ -192,15 +177,11 @@ def _node_docs_license() -> str:
     return "MIT" if "Permission is hereby granted, free of charge" in copyright else ""
 
 
-def _distinctive(text: str) -> set[str]:
-    return {s for s in (x.strip() for x in text.split("\n")) if len(s) >= DISTINCTIVE}
-
-
 def training_lines(language: str) -> dict[str, set[str]]:
-    """{distinctive line: sha256s of the files holding it} over the files train.data draws `language` from."""
-    from copy_as_decode.train import data
-    paths = {"python": lambda: sorted(data.PYTHON_ROOT.glob("*.py")), "javascript": data.js_files,
-             "text": data.prose_files}[language]()
+    """{distinctive line: sha256s of the files holding it} over the files the training data draws `language`
+    from (synthesis.sources)."""
+    paths = {"python": lambda: sorted(PYTHON_ROOT.glob("*.py")), "javascript": js_files,
+             "text": prose_files}[language]()
     index: dict[str, set[str]] = {}
     for p in paths:
         try:
@@ -208,66 +189,31 @@ def training_lines(language: str) -> dict[str, set[str]]:
         except (OSError, UnicodeDecodeError):
             continue
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        for line in _distinctive(text):
+        for line in distinctive(text):
             index.setdefault(line, set()).add(sha)
     return index
 
 
 def shared(source: Source, index: dict[str, set[str]]) -> float:
     """Share of the file's distinctive lines that also occur in a training file with other content."""
-    lines = _distinctive(source.text)
+    lines = distinctive(source.text)
     return sum(bool(index.get(x, set()) - {source.sha256}) for x in lines) / max(len(lines), 1)
 
 
 # ------------------------------------------------------------------------------------------- Python cases
 
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_DEFS = _FUNCS + (ast.ClassDef,)
-
-
-def _parses(text: str) -> bool:
-    from copy_as_decode.train.data import valid_python
-    return valid_python(text)
-
-
-def _py_functions(text: str) -> list[tuple[str, ast.AST]]:
-    """(qualified name, node) of top-level functions and methods of top-level classes, names unique in the file."""
-    found = []
-    for node in ast.parse(text).body:
-        if isinstance(node, _FUNCS):
-            found.append((node.name, node))
-        elif isinstance(node, ast.ClassDef):
-            found += [(f"{node.name}.{n.name}", n) for n in node.body if isinstance(n, _FUNCS)]
-    counts = Counter(q for q, _ in found)
-    return [(q, n) for q, n in found if counts[q] == 1]
-
-
-def _first_line(node) -> int:
-    return min([node.lineno] + [d.lineno for d in node.decorator_list])
-
-
-def _body_start(n) -> int:
-    """The line of the first statement after the docstring."""
-    first, *rest = n.body
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        return rest[0].lineno if rest else n.end_lineno + 1
-    return first.lineno
+_DEFS = PY_FUNCS + (ast.ClassDef,)
 
 
 def _tokens(text: str) -> list[tokenize.TokenInfo]:
     return list(tokenize.generate_tokens(io.StringIO(text).readline))
 
 
-def _splice(lines: list[str], start: int, old: str, new: str) -> list[str] | None:
-    """`lines` with the one hunk that turns the dedented chunk `old` (file line `start`, 0-based, onwards) into
-    `new` applied, re-indented; None when the chunks differ in more than one hunk."""
-    a, b = split_lines(old), split_lines(new)
-    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1:
-        return None
-    _, i1, i2, j1, j2 = ops[0]
-    indent = lines[start][:len(lines[start]) - len(a[0])]  # what dedent took off every line
-    return lines[:start + i1] + [indent + x if x.strip() else x for x in b[j1:j2]] + lines[start + i2:]
+def _splice(text: str, start: int, old: str, new: str) -> str | None:
+    """`text` with its function at line `start` (0-based), dedented as `old`, edited into `new` (splice);
+    None when `old` and `new` differ in more than one hunk."""
+    ops = difflib.SequenceMatcher(None, split_lines(old), split_lines(new), autojunk=False).get_opcodes()
+    return splice(text, start, old, new) if sum(op[0] != "equal" for op in ops) == 1 else None
 
 
 def _tidy(hint: str) -> bool:
@@ -283,19 +229,18 @@ def _words(name: str) -> str:
 
 
 def python_bug(src: Source, rng: random.Random, ctx) -> dict | None:
-    from copy_as_decode.train.data import BUG_TYPES, bug_hint, python_bug as inject
     lines = split_lines(src.text)
-    funcs = [(q, n) for q, n in _py_functions(src.text) if 5 <= n.end_lineno - _first_line(n) + 1 <= 60]
+    funcs = [(q, n) for q, n in unique_defs(ast.parse(src.text)) if 5 <= n.end_lineno - first_line(n) + 1 <= 60]
     rng.shuffle(funcs)
     for q, n in funcs:
-        start = _first_line(n) - 1
+        start = first_line(n) - 1
         text = textwrap.dedent("".join(lines[start:n.end_lineno]))
-        if not _parses(text) or not (buggy := inject(text, rng.choice(BUG_TYPES), rng)):
+        if not valid_python(text) or not (buggy := bugs.python_bug(text, rng.choice(bugs.BUG_TYPES), rng)):
             continue
-        hint, new = bug_hint(buggy, text), _splice(lines, start, text, buggy)
-        if hint and _tidy(hint) and new and _parses("".join(new)):
+        hint, new = bugs.bug_hint(buggy, text), _splice(src.text, start, text, buggy)
+        if hint and _tidy(hint) and new and valid_python(new):
             return {"kind": "bug", "hinted": True, "instruction": f"Fix the bug in `{q}`: {hint}.",
-                    "before": "".join(new), "after": src.text}
+                    "before": new, "after": src.text}
     return None
 
 
@@ -306,7 +251,7 @@ def _literal(t: tokenize.TokenInfo) -> bool:
 
 def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
     lines, toks = split_lines(src.text), _tokens(src.text)
-    funcs = _py_functions(src.text)
+    funcs = unique_defs(ast.parse(src.text))
     rng.shuffle(funcs)
     for q, n in funcs:
         a = n.args
@@ -316,7 +261,7 @@ def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
             continue
         inside = [t for t in toks if n.lineno <= t.start[0] <= n.end_lineno]
         literals = Counter(t.string for t in inside if _literal(t))
-        once = [t for t in inside if t.start[0] >= _body_start(n) and _literal(t) and literals[t.string] == 1]
+        once = [t for t in inside if t.start[0] >= body_start(n) and _literal(t) and literals[t.string] == 1]
         if not once:
             continue
         t = rng.choice(once)
@@ -330,7 +275,7 @@ def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
         (row, c0), (_, c1) = t.start, t.end
         out[row - 1] = out[row - 1][:c0] + p + out[row - 1][c1:]
         out[n.lineno - 1] = m[1] + (f"{m[2]}, " if m[2].strip() else "") + f"{p}={t.string}" + m[3]
-        if _parses(after := "".join(out)):
+        if valid_python(after := "".join(out)):
             return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
                     "instruction": f"Add a parameter `{p}` with default `{t.string}` as the last parameter of "
                                    f"`{q}`, and use it instead of the literal `{t.string}` in the body."}
@@ -339,7 +284,7 @@ def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
 
 def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
     toks = _tokens(src.text)
-    funcs = [q for q, _ in _py_functions(src.text) if "." not in q and not q.startswith("__")]
+    funcs = [q for q, _ in unique_defs(ast.parse(src.text)) if "." not in q and not q.startswith("__")]
     rng.shuffle(funcs)
     for old in funcs:
         uses = [k for k, t in enumerate(toks) if t.type == tokenize.NAME and t.string == old]
@@ -361,8 +306,8 @@ def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
 
 def python_add_docstring(src: Source, rng: random.Random, ctx) -> dict | None:
     lines = split_lines(src.text)
-    funcs = [(q, n) for q, n in _py_functions(src.text) if not n.name.startswith("__") and
-             _body_start(n) == n.body[0].lineno == n.lineno + 1 and n.end_lineno - n.lineno >= 3 and _words(n.name)]
+    funcs = [(q, n) for q, n in unique_defs(ast.parse(src.text)) if not n.name.startswith("__") and
+             body_start(n) == n.body[0].lineno == n.lineno + 1 and n.end_lineno - n.lineno >= 3 and _words(n.name)]
     if not funcs:
         return None
     q, n = rng.choice(funcs)
@@ -392,7 +337,7 @@ def python_humanevalfix(src: Source, rng: random.Random, ctx) -> dict | None:
     host = {t.string for t in _tokens(src.text) if t.type == tokenize.NAME}
     # after a definition that only blank lines separate from the next one
     slots = [a.end_lineno for a, b in zip(tree.body, tree.body[1:]) if isinstance(a, _DEFS) and isinstance(b, _DEFS)
-             and _first_line(b) - 1 > a.end_lineno and not "".join(lines[a.end_lineno:_first_line(b) - 1]).strip()]
+             and first_line(b) - 1 > a.end_lineno and not "".join(lines[a.end_lineno:first_line(b) - 1]).strip()]
     return ctx.embed("python", rng, lines, slots, ["\n", "\n"], lambda c: bool(_bound(c.after) & host),
                      lambda c: c.extra["test"] + f"\n\ncheck({c.extra['entry_point']})\n")
 
@@ -419,39 +364,29 @@ def _js_decls(lines: list[str]) -> list[tuple[int, int, str, str]]:
     return [d for d in found if counts[d[2]] == 1]
 
 
-def _js_code(line: str) -> str:
-    """The line with its strings and comments blanked out."""
-    from copy_as_decode.train.data import _JS_TOKEN
-    return _JS_TOKEN.sub(lambda m: " " * len(m[0]) if m[0].startswith(("//", "/*", "'", '"')) else m[0], line)
-
-
 def js_bug(src: Source, rng: random.Random, ctx) -> dict | None:
-    from copy_as_decode.train.data import BUG_TYPES, bug_hint, js_bug as inject, js_functions
-    lines = split_lines(src.text)
     snippets = js_functions([src.path])
     counts = Counter(s.name for s in snippets)
     rng.shuffle(snippets)
     for s in snippets:
         if counts[s.name] > 1:
             continue
-        start = int(s.origin.rsplit(":", 1)[1]) - 1
-        buggy = inject(s.text, rng.choice(BUG_TYPES), rng)
-        if not buggy or not _tidy(hint := bug_hint(buggy, s.text) or ""):
+        buggy = bugs.js_bug(s.text, rng.choice(bugs.BUG_TYPES), rng)
+        if not buggy or not _tidy(hint := bugs.bug_hint(buggy, s.text) or ""):
             continue
-        if (new := _splice(lines, start, s.text, buggy)) and ctx.compiles("".join(new)):
+        if (new := _splice(src.text, s.start, s.text, buggy)) and ctx.compiles(new):
             return {"kind": "bug", "hinted": True, "instruction": f"Fix the bug in `{s.name}`: {hint}.",
-                    "before": "".join(new), "after": src.text}
+                    "before": new, "after": src.text}
     return None
 
 
 def js_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
-    from copy_as_decode.train.data import _js_tokens
     lines = split_lines(src.text)
     plain = re.compile(r"\s*(?:[A-Za-z_$][\w$]*\s*(?:,\s*[A-Za-z_$][\w$]*\s*)*)?")  # names only: no defaults
     decls = [d for d in _js_decls(lines) if plain.fullmatch(d[3]) and "`" not in "".join(lines[d[0]:d[1] + 1])]
     rng.shuffle(decls)
     for k, e, name, params in decls:
-        toks = [(i + k + 1, a, b, s) for i, a, b, s in _js_tokens(lines[k + 1:e])]
+        toks = [(i + k + 1, a, b, s) for i, a, b, s in js_tokens(lines[k + 1:e])]
         nums = Counter(s for *_, s in toks if re.fullmatch(r"[2-9]|[1-9][0-9]{1,3}", s))
         body = "".join(lines[k:e + 1])
         # once in the code, and nowhere else in the function (strings, comments, lines the tokens skip)
@@ -479,15 +414,15 @@ def js_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
     decls = [d for d in _js_decls(lines) if not re.match(r"\s", lines[d[0]])]
     rng.shuffle(decls)
     for _, _, old, _ in decls:
-        word = re.compile(rf"(?<![\w$.]){re.escape(old)}(?![\w$])")
-        hits = [i for i, x in enumerate(lines) for _ in word.finditer(x)]
+        mention = word(old)
+        hits = [i for i, x in enumerate(lines) for _ in mention.finditer(x)]
         # not a property or an export (renaming would change the module's interface), not in strings or comments
         if not 2 <= len(hits) <= 8 or re.search(rf"\.{re.escape(old)}\b|\b{re.escape(old)}\s*:", src.text) or any(
                 "exports" in lines[i] or "`" in lines[i] or lines[i].lstrip().startswith("*")
-                or len(word.findall(_js_code(lines[i]))) != len(word.findall(lines[i])) for i in hits):
+                or len(mention.findall(js_code(lines[i]))) != len(mention.findall(lines[i])) for i in hits):
             continue
         new = rng.choice([f"{old}Impl", f"{old}Helper", f"{old}Inner"])
-        if new not in src.text and ctx.compiles(after := "".join(word.sub(new, x) for x in lines)):
+        if new not in src.text and ctx.compiles(after := "".join(mention.sub(new, x) for x in lines)):
             return {"kind": "rename-function", "hinted": False, "before": src.text, "after": after,
                     "instruction": f"Rename the function `{old}` to `{new}` and update every use of it in this file."}
     return None
@@ -563,7 +498,6 @@ def _first_paragraph(lines: list[str], head: int, end: int) -> tuple[int, int] |
 
 
 def text_typo(src: Source, rng: random.Random, ctx) -> dict | None:
-    from copy_as_decode.train.data import _typo
     lines = split_lines(src.text)
     fenced = _in_fence(lines)
     spots = []
@@ -576,7 +510,7 @@ def text_typo(src: Source, rng: random.Random, ctx) -> dict | None:
             spots += [(title, i, m) for m in re.finditer(r"(?<![\w.-])[a-z]{6,12}(?![\w-])", masked)]
     rng.shuffle(spots)
     for title, i, m in spots:
-        bad = _typo(m[0], rng)
+        bad = typo(m[0], rng)
         if bad != m[0] and not re.search(rf"\b{bad}\b", src.text) and '"' not in title:
             out = list(lines)
             out[i] = lines[i][:m.start()] + bad + lines[i][m.end():]
@@ -766,7 +700,7 @@ def write(corpora: dict[str, list[dict]], sources: list[Source], out: Path = DAT
         by_source.setdefault(c["source"], []).append(c["id"])
     files = [{"path": str(s.path), "sha256": s.sha256, "package": s.package, "version": s.version,
               "license": s.license, "lines": s.lines, "cases": by_source[str(s.path)]} for s in sources]
-    (out / SOURCES_JSON.name).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
+    (out / BENCHMARK_FILES.name).write_text(json.dumps({"files": files}, indent=1) + "\n", encoding="utf-8")
     note = out / NOTE.name
     text = note.read_text(encoding="utf-8") if note.is_file() else "<!-- generated -->\n<!-- /generated -->\n"
     head, rest = text.split("<!-- generated -->", 1)

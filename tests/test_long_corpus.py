@@ -10,6 +10,7 @@ import pytest
 from copy_as_decode.bench import corpora, long_corpus
 from copy_as_decode.bench.corpora import load, run_tests, spread
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.synthesis.sources import BENCHMARK_FILES, is_benchmark_file
 
 LANGUAGE = {"long-python": "python", "long-js": "javascript", "long-text": "text"}
 KINDS = {"python": {"bug", "humanevalfix", "add-parameter", "rename-function", "add-docstring"},
@@ -84,15 +85,15 @@ def test_embedded_tests_pass_the_gold_and_fail_the_bug(name, count):
 
 
 def test_sources_are_recorded_for_training_to_leave_out():
-    files = json.loads(long_corpus.SOURCES_JSON.read_text(encoding="utf-8"))["files"]
+    files = json.loads(BENCHMARK_FILES.read_text(encoding="utf-8"))["files"]
     used = {c.extra["source"] for name in corpora.LONG_CORPORA for c in load(name)}
     assert {f["path"] for f in files} == used
     note = long_corpus.NOTE.read_text(encoding="utf-8")
     for f in files:
         assert f["path"] in note and re.fullmatch(r"[0-9a-f]{64}", f["sha256"]) and f["version"]
         assert f["license"] == "PSF-2.0" or long_corpus._permissive(f["license"]), f
-    assert long_corpus.is_source(files[0]["path"])
-    assert not long_corpus.is_source(__file__)
+    assert is_benchmark_file(files[0]["path"])
+    assert not is_benchmark_file(__file__)
 
 
 def test_case_format_errors_name_the_line(tmp_path):

@@ -11,11 +11,16 @@ from pathlib import Path
 import pytest
 import torch
 
-from copy_as_decode.bench import corpora, long_corpus
+from copy_as_decode.bench import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.prefix_cache import PrefixCache
+from copy_as_decode.synthesis import sources as harvest
+from copy_as_decode.synthesis.bugs import BUG_TYPES, bug_hint, python_bug
+from copy_as_decode.synthesis.decontaminate import DISTINCTIVE, MAX_SHARED, decontaminate, shared
+from copy_as_decode.synthesis.long_edits import LONG_MAX_GEN_LINES, MULTI_HUNK, long_edit, splice
+from copy_as_decode.synthesis.syntax import valid_python
 from copy_as_decode.train import data, sft
 from copy_as_decode.engine.adapter import load_adapter, split_spec
 from copy_as_decode.train.sequence import IGNORE, serialize, serialize_example
@@ -59,9 +64,9 @@ def test_every_program_resolves_to_its_target(examples):
 
 def test_bug_examples_are_valid_python_with_the_original_as_target(examples):
     bugs = [e for e in examples if e.source == "python-bug"]
-    assert {e.kind for e in bugs} == set(data.BUG_TYPES)
+    assert {e.kind for e in bugs} == set(BUG_TYPES)
     for e in bugs:
-        assert data.valid_python(e.before) and data.valid_python(e.after)
+        assert valid_python(e.before) and valid_python(e.after)
         assert e.instruction.startswith(("Fix", "There is a bug"))
 
 
@@ -73,27 +78,28 @@ def test_no_example_is_an_evaluation_document(examples):
     for e in examples:
         assert e.before not in docs and e.after not in docs
         if e.source == "long-file":  # a whole file may hold a few common lines; what the edit changes may not
-            assert data.shared(e.after, lines) <= data.MAX_SHARED and data.shared(e.before, lines) <= data.MAX_SHARED
+            assert shared(e.after, lines) <= MAX_SHARED and shared(e.before, lines) <= MAX_SHARED
             items = parse(e.program)
             copied = {k for i in items if isinstance(i, Copy) for k in range(i.start, i.end + 1)}
             changed = [x for i in items if isinstance(i, Gen) for x in split_lines(i.text)]
             changed += [x for k, x in enumerate(split_lines(e.before), 1) if k not in copied]
-            assert not any(x.strip() in lines for x in changed if len(x.strip()) >= data.DISTINCTIVE), e.id
+            assert not any(x.strip() in lines for x in changed if len(x.strip()) >= DISTINCTIVE), e.id
         else:
-            assert not any(len(x.strip()) >= data.DISTINCTIVE and x.strip() in lines for x in e.before.split("\n"))
+            assert not any(len(x.strip()) >= DISTINCTIVE and x.strip() in lines for x in e.before.split("\n"))
 
 
 def test_long_files_are_never_benchmark_files_copies_or_versions_of_them(tmp_path):
     """On the long-file benchmark's own files: by path, by bytes, and as another version of them."""
-    bench = [Path(p) for p in sorted(long_corpus.source_files()) if Path(p).is_file()]
-    bench = [p for p in bench if data.LONG_MIN <= len(split_lines(p.read_text(encoding="utf-8"))) <= data.LONG_MAX]
-    top = [p for p in bench if p.parent == data.PYTHON_ROOT]  # cgi.py, datetime.py, ...
+    bench = [Path(p) for p in sorted(harvest.benchmark_files()) if Path(p).is_file()]
+    bench = [p for p in bench
+             if harvest.LONG_MIN <= len(split_lines(p.read_text(encoding="utf-8"))) <= harvest.LONG_MAX]
+    top = [p for p in bench if p.parent == harvest.PYTHON_ROOT]  # cgi.py, datetime.py, ...
     small = [p for p in bench if len(split_lines(p.read_text(encoding="utf-8"))) <= 1000]
     picked = {s: [p for p in small if p.suffix == s][:3] for s in (".py", ".js", ".md")}
     if not top or not all(picked.values()):
         pytest.skip("the long-file benchmark's sources are not on this machine")
     # by path: the stdlib folder, which holds benchmark modules, and the benchmark's JS and Markdown files
-    found = data.long_files(data.PYTHON_ROOT, picked[".js"], picked[".md"])
+    found = harvest.long_files(harvest.PYTHON_ROOT, picked[".js"], picked[".md"])
     assert found and all(f.language == "python" for f in found)
     assert not {f.text for f in found} & {p.read_text(encoding="utf-8") for p in bench}
     copies, versions = tmp_path / "copies", tmp_path / "versions"
@@ -108,16 +114,16 @@ def test_long_files_are_never_benchmark_files_copies_or_versions_of_them(tmp_pat
             (mark if i % 25 == 0 else "") + x for i, x in enumerate(lines)), encoding="utf-8")
 
     def long_files(folder):
-        return data.long_files(folder, sorted(folder.glob("*.js")), sorted(folder.glob("*.md")))
+        return harvest.long_files(folder, sorted(folder.glob("*.js")), sorted(folder.glob("*.md")))
 
     assert long_files(copies) == []
     drafts = long_files(versions)
     assert len(drafts) == sum(map(len, picked.values()))  # on the file level they are new files ...
     lines = data.evaluation_lines()[0]
-    assert all(data.shared(f.text, lines) > data.MAX_SHARED for f in drafts)
+    assert all(shared(f.text, lines) > MAX_SHARED for f in drafts)
     assert data.Sources([], [], [], drafts).long == {}  # ... which the line check drops
     kept = data.Sources([], [], [], found).long["python"]  # while it keeps ordinary modules
-    assert len(kept) > 50 and all(data.shared(f.text, lines) <= data.MAX_SHARED for f in kept)
+    assert len(kept) > 50 and all(shared(f.text, lines) <= MAX_SHARED for f in kept)
 
 
 def _suffix(example) -> str:
@@ -129,26 +135,26 @@ def test_long_examples_are_whole_files_with_long_copies(long_examples):
     assert len(long_examples) >= 20
     assert {_suffix(e) for e in long_examples} >= {"py", "js", "md"}
     kinds = {e.kind for e in long_examples}
-    assert kinds & set(data.BUG_TYPES) and set(data.MULTI_HUNK) <= kinds
+    assert kinds & set(BUG_TYPES) and set(MULTI_HUNK) <= kinds
     longest = []
     for e in long_examples:
         lines = split_lines(e.before)
-        assert data.LONG_MIN <= len(lines) <= data.LONG_MAX, e.id
+        assert harvest.LONG_MIN <= len(lines) <= harvest.LONG_MAX, e.id
         items = parse(e.program)
         assert resolve(items, lines) == e.after, e.id  # byte for byte
         copies = [i.end - i.start + 1 for i in items if isinstance(i, Copy)]
         gens = [x for i in items if isinstance(i, Gen) for x in split_lines(i.text)]
         assert sum(copies) >= 0.8 * len(lines) and max(copies) >= 0.8 * len(lines) / len(copies), e.program
-        assert len(gens) <= data.LONG_MAX_GEN_LINES
+        assert len(gens) <= LONG_MAX_GEN_LINES
         longest.append(max(copies) / len(lines))
         if _suffix(e) == "py":
-            assert data.valid_python(e.before) and data.valid_python(e.after), e.id
+            assert valid_python(e.before) and valid_python(e.after), e.id
     assert statistics.median(longest) > 0.5  # one long copy on either side of a localized edit
     assert max(len(split_lines(e.before)) for e in long_examples) > 1000
 
 
 def test_multi_hunk_long_examples_change_two_places_or_more(long_examples):
-    multi = [e for e in long_examples if e.kind in data.MULTI_HUNK]
+    multi = [e for e in long_examples if e.kind in MULTI_HUNK]
     assert len(multi) >= 4
     for e in multi:
         assert sum(isinstance(i, Gen) for i in parse(e.program)) >= 2, e.program
@@ -163,7 +169,7 @@ def test_multi_hunk_long_examples_change_two_places_or_more(long_examples):
 
 
 def test_long_bug_fixes_are_hinted_or_not(long_examples):
-    bugs = [e for e in long_examples if e.kind in data.BUG_TYPES or e.kind == "bugs"]
+    bugs = [e for e in long_examples if e.kind in BUG_TYPES or e.kind == "bugs"]
     hinted = [e for e in bugs if ": `" in e.instruction or ": in `" in e.instruction]
     assert 0 < len(hinted) < len(bugs) and any(e.kind == "bugs" for e in hinted)
     for e in hinted:  # every hint quotes the document (what is wrong) or the target (what is missing)
@@ -176,27 +182,27 @@ def test_splice_edits_a_dedented_method_and_keeps_every_other_byte():
     text = "class A:\n    def f(self, x):\n        y = x\n    \n        return y\n\n    def g(self):\n        pass\n"
     old = "def f(self, x):\n    y = x\n\n    return y\n"  # what dedent makes of it (the blank line emptied)
     new = "def f(self, x):\n    y = x + 1\n\n    return y\n"
-    assert data._splice(text, 1, old, new) == text.replace("y = x\n", "y = x + 1\n")
+    assert splice(text, 1, old, new) == text.replace("y = x\n", "y = x + 1\n")
 
 
 def test_long_edits_keep_the_real_file_on_the_right_side(sources):
     """A bug fix's target is the real file (the document is the buggy one); any other edit starts from it."""
     made = 0
     for k, f in enumerate(sources.long["python"][:10] + sources.long["javascript"][:10]):
-        if (edit := data.long_edit(f, random.Random(k))) is None:
+        if (edit := long_edit(f, random.Random(k))) is None:
             continue
         kind, instruction, before, after = edit
         made += 1
-        assert before != after and (after if kind in data.BUG_TYPES or kind == "bugs" else before) == f.text, kind
+        assert before != after and (after if kind in BUG_TYPES or kind == "bugs" else before) == f.text, kind
     assert made >= 10
 
 
 def test_decontaminate_drops_snippets_sharing_a_distinctive_line():
     line = "    return [x for x in strings if substring in x]"
-    keep = data.Snippet("a.py:1", "f", "def f(xs):\n    return xs\n", "python")
-    leak = data.Snippet("b.py:1", "g", f"def g(strings, substring):\n{line}\n", "python")
-    named = data.Snippet("c.py:1", "filter_by_substring", "def filter_by_substring(s):\n    return s\n", "python")
-    assert data.decontaminate([keep, leak, named], {line.strip()}, {"filter_by_substring"}) == [keep]
+    keep = harvest.Snippet("a.py:1", "f", "def f(xs):\n    return xs\n", "python")
+    leak = harvest.Snippet("b.py:1", "g", f"def g(strings, substring):\n{line}\n", "python")
+    named = harvest.Snippet("c.py:1", "filter_by_substring", "def filter_by_substring(s):\n    return s\n", "python")
+    assert decontaminate([keep, leak, named], {line.strip()}, {"filter_by_substring"}) == [keep]
 
 
 def test_python_bug_injects_each_bug_type():
@@ -204,9 +210,9 @@ def test_python_bug_injects_each_bug_type():
             "            out.append(max(v, low))\n        else:\n            out.append(min(v, high))\n"
             "    return len(out) + 1\n")
     import random
-    for kind in data.BUG_TYPES:
-        bug = data.python_bug(text, kind, random.Random(3))
-        assert bug is not None and bug != text and data.valid_python(bug), kind
+    for kind in BUG_TYPES:
+        bug = python_bug(text, kind, random.Random(3))
+        assert bug is not None and bug != text and valid_python(bug), kind
 
 
 @pytest.mark.parametrize("before, after, hint", [
@@ -218,7 +224,7 @@ def test_python_bug_injects_each_bug_type():
     ("a\nb\nc\n", "x\nb\ny\n", None),  # two places: no hint
 ])
 def test_bug_hint_says_what_a_one_line_fix_changes(before, after, hint):
-    assert data.bug_hint(before, after) == hint
+    assert bug_hint(before, after) == hint
 
 
 def test_about_half_of_the_bug_fixes_say_what_is_wrong(examples):
@@ -413,7 +419,7 @@ def test_data_command_writes_jsonl(tmp_path):
     py = tmp_path / "py"
     py.mkdir()
     for name in ("textwrap.py", "shlex.py", "fnmatch.py"):
-        shutil.copy(data.PYTHON_ROOT / name, py / name)
+        shutil.copy(harvest.PYTHON_ROOT / name, py / name)
     prose = tmp_path / "doc"
     prose.mkdir()
     (prose / "README.md").write_text("# Title\n\n" + "\n\n".join(

@@ -77,12 +77,14 @@ def _config(args):
 def run_data(args) -> int:
     from tqdm import tqdm
 
+    from copy_as_decode.synthesis import sources as harvest
+
     from . import data
-    root = Path(args.python_root) if args.python_root else data.PYTHON_ROOT
-    js = data.js_files([Path(r) for r in args.js_root] if args.js_root else data.JS_ROOTS)
-    prose = data.prose_files([Path(r) for r in args.prose_root] if args.prose_root else data.PROSE_ROOTS)
-    sources = data.Sources(data.python_functions(root), data.js_functions(js), data.prose_chunks(prose),
-                           data.long_files(root, js, prose), decontaminate_against=not args.no_decontaminate)
+    root = Path(args.python_root) if args.python_root else harvest.PYTHON_ROOT
+    js = harvest.js_files([Path(r) for r in args.js_root] if args.js_root else harvest.JS_ROOTS)
+    prose = harvest.prose_files([Path(r) for r in args.prose_root] if args.prose_root else harvest.PROSE_ROOTS)
+    sources = data.Sources(harvest.python_functions(root), harvest.js_functions(js), harvest.prose_chunks(prose),
+                           harvest.long_files(root, js, prose), decontaminate_against=not args.no_decontaminate)
     long = {k: len(v) for k, v in sources.long.items()}
     print(f"sources: {len(sources.python)} Python functions, {len(sources.javascript)} JavaScript functions, "
           f"{len(sources.prose)} prose chunks, long files {long}", file=sys.stderr)
