@@ -145,7 +145,6 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
     from copy_as_decode.core.deletions import deleted_lines, lines_lost
     from copy_as_decode.core.document import split_lines
-    from copy_as_decode.engine.prefix_cache import PrefixCache
     document, gold = user_file(case)
     start = time.perf_counter()
     # refused before any forward pass: the document is left as it was
@@ -163,7 +162,7 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
     else:
         runs = peer if selector == PEER else engine
         if selector != PEER:
-            engine.prefix = PrefixCache(warm.max_bytes) if selector == "grammar-cold" else warm.fork()
+            engine.prefix = warm.cold() if selector == "grammar-cold" else warm.fork()
         try:
             r = runs.edit(document, case.instruction, "full" if selector == PEER else selector.removesuffix("-cold"),
                           max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")))
@@ -404,6 +403,9 @@ def run(args) -> int:
     if args.alone:
         corpora.append((ALONE, alone(corpora)))
     engine = engine_from(args)
+    if engine.quant != "none" and "prompt-lookup" in args.selectors:  # transformers' generate(), torch weights
+        print("bench edit: prompt-lookup runs on torch weights only (--quant none); left out", file=sys.stderr)
+        args.selectors = [s for s in args.selectors if s != "prompt-lookup"]
     with contextlib.ExitStack() as stack:
         peer = _peer(args, engine, stack) if args.peer else None
         report = measure(args, engine, peer, corpora)
@@ -429,7 +431,8 @@ def measure(args, engine, peer, corpora) -> dict:
     from tqdm import tqdm
 
     from copy_as_decode.engine import prompt
-    report = {"model": args.model, "layout": engine.layout, "device": engine.device, "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
+    report = {"model": args.model, "layout": engine.layout, "device": engine.device, "quant": engine.quant,
+              "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
     # first-call costs and the prompt heads' prefill stay out of the timings, as in a worker that has run an edit
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')

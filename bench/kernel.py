@@ -1,26 +1,37 @@
-"""Kernel: copying N tokens by one parallel forward vs N autoregressive decode steps, after the same prefix;
-and how far the two part in this device and dtype (the splice == stepwise claim, per N)."""
+"""Kernel: copying N tokens by one parallel forward vs N autoregressive decode steps, after the same prefix, for
+each weight format (`--quant none gguf`: torch float32, llama.cpp on the shipped Q4_K_M); how far the two part
+(the splice == stepwise claim, per N); and one decode step of each against llama-server's on the same GGUF
+(`--peer`), all in one run."""
+import argparse
+import gc
 import json
+import os
 import platform
 import statistics
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 PAPER = {8: 6.8, 512: 303.0}  # A100, Liu 2026
 SIZES = (8, 16, 32, 64, 128, 256, 512)
 CURVE = Path(__file__).parent / "data" / "kernel_curve.json"
+PEER = "llama-server"
+STEPS = 32  # decode steps a decode-step time is the median of
 
 
 def add_arguments(p) -> None:
     from copy_as_decode.cli import add_engine_arguments
-    add_engine_arguments(p)
+    add_engine_arguments(p, several_quants=True)
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     p.add_argument("--prefix", type=int, default=256, help="tokens already in the cache")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--peer", action="store_true",
+                   help="also llama-server's decode step on the same GGUF and threads (scripts/build-llama-server.sh)")
     p.add_argument("--json", default="results/kernel.json")
     p.add_argument("--plot", default=None, help="PNG path (default: beside the JSON)")
-    p.add_argument("--curve", default=None, help=f"also write the speedup curve here for `bench ceiling` (e.g. {CURVE})")
+    p.add_argument("--curve", default=None, help=f"also write the first quant's speedup curve here for `bench "
+                                                 f"ceiling` (e.g. {CURVE})")
 
 
 def _timed(fn) -> float:
@@ -29,15 +40,19 @@ def _timed(fn) -> float:
     return time.perf_counter() - t
 
 
-def measure(engine, sizes, prefix: int, repeats: int) -> list[dict]:
-    import torch
-    from transformers import DynamicCache
+def prefix_ids(tok, prefix: int) -> list[int]:
+    text = Path(__file__).read_text() * 40  # real code tokens, so attention sees a realistic prefix
+    return tok.encode(text, add_special_tokens=False)[:prefix + max(SIZES) + STEPS]
 
-    from copy_as_decode.engine.decode import forward
+
+def measure(engine, sizes, prefix: int, repeats: int) -> tuple[list[dict], float]:
+    """Per N: parallel vs stepwise seconds and their agreement; and the median seconds of one decode step."""
+    import torch
+
+    from copy_as_decode.engine.decode import forward, new_cache
     sync = torch.cuda.synchronize if engine.device.startswith("cuda") else (lambda: None)
-    text = Path(__file__).read_text() * 20  # real code tokens, so attention sees a realistic prefix
-    ids = engine.tok.encode(text, add_special_tokens=False)
-    cache = DynamicCache(config=engine.model.config)
+    ids = prefix_ids(engine.tok, prefix)
+    cache = new_cache(engine.model)
     forward(engine.model, cache, ids[:prefix])
     points = []
     for n in sizes:
@@ -60,7 +75,11 @@ def measure(engine, sizes, prefix: int, repeats: int) -> list[dict]:
         points.append({"n": n, "parallel_s": par, "autoregressive_s": ar, "speedup": ar / par, **agree})
         print(f"  N={n:4d}  parallel {par * 1e3:9.1f} ms  autoregressive {ar * 1e3:10.1f} ms  {ar / par:7.1f}x  "
               f"argmax agrees {agree['argmax_agree']:.3f}", file=sys.stderr)
-    return points
+    steps = []
+    for t in ids[prefix:prefix + STEPS]:
+        steps.append(_timed(lambda: (forward(engine.model, cache, [t]), sync())))
+    cache.crop(-STEPS)
+    return points, statistics.median(steps)
 
 
 def agreement(model, cache, copied: list[int]) -> dict:
@@ -78,12 +97,32 @@ def agreement(model, cache, copied: list[int]) -> dict:
             "argmax_agree": float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())}
 
 
-def plot(points: list[dict], path: Path, title: str) -> None:
+def peer_step(model: str, tok, prefix: int, threads: int, repeats: int) -> float:
+    """llama-server's seconds per decoded token after the same prefix: its own timing of STEPS greedy tokens
+    (prompt cached), started as a user would (its default options) on the model's GGUF."""
+    from copy_as_decode.engine import models
+    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
+    ids = prefix_ids(tok, prefix)[:prefix]
+    body = json.dumps({"prompt": ids, "n_predict": STEPS, "temperature": 0, "cache_prompt": True,
+                       "ignore_eos": True}).encode()
+    with LlamaServer(default_server_binary(), models.gguf_file(model), ctx=prefix + 2 * STEPS, threads=threads,
+                     speculative=False, batch_invariant=False) as server:
+        per_token = []
+        for _ in range(repeats + 1):  # the first fills the prompt cache
+            req = urllib.request.Request(server.url + "/completion", body, {"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=600) as r:
+                per_token.append(json.loads(r.read())["timings"]["predicted_per_token_ms"] / 1e3)
+    return statistics.median(per_token[1:])
+
+
+def plot(runs: list[dict], path: Path, title: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot([p["n"] for p in points], [p["speedup"] for p in points], "o-", label="measured here")
+    for r in runs:
+        ax.plot([p["n"] for p in r["points"]], [p["speedup"] for p in r["points"]], "o-",
+                label=f"measured here, {r['dtype']}")
     ax.plot(list(PAPER), list(PAPER.values()), "s--", label="paper (A100, endpoints)")
     ax.set(xscale="log", yscale="log", xlabel="copied tokens N", ylabel="speedup vs N decode steps", title=title)
     ax.set_xticks(SIZES, [str(s) for s in SIZES])
@@ -97,28 +136,52 @@ def run(args) -> int:
     import torch
 
     from copy_as_decode.cli import engine_from
-    engine = engine_from(args)
-    print(f"kernel: {args.model} on {engine.device} ({engine.dtype}, {torch.get_num_threads()} threads), "
-          f"prefix {args.prefix} tokens, median of {args.repeats}", file=sys.stderr)
-    points = measure(engine, args.sizes, args.prefix, args.repeats)
-    report = {"model": args.model, "device": engine.device, "dtype": engine.dtype,
-              "threads": torch.get_num_threads(), "prefix": args.prefix, "repeats": args.repeats,
-              "machine": platform.processor() or platform.machine(), "points": points}
+    runs, tok, threads = [], None, args.threads or torch.get_num_threads()
+    for quant in dict.fromkeys(args.quant):
+        engine = engine_from(argparse.Namespace(**{**vars(args), "quant": quant}))
+        print(f"kernel: {args.model} on {engine.device} ({engine.dtype}, {threads} threads), "
+              f"prefix {args.prefix} tokens, median of {args.repeats}", file=sys.stderr)
+        points, step = measure(engine, args.sizes, args.prefix, args.repeats)
+        runs.append({"quant": engine.quant, "dtype": engine.dtype, "device": engine.device, "decode_step_s": step,
+                     "points": points})
+        tok = engine.tok
+        del engine
+        gc.collect()  # one model in memory at a time
+    if args.peer:
+        print(f"kernel: {PEER} on the same GGUF, {threads} threads", file=sys.stderr)
+        runs.append({"quant": PEER, "dtype": "gguf", "device": "cpu", "points": [],
+                     "decode_step_s": peer_step(args.model, tok, args.prefix, threads, args.repeats)})
+    report = {"model": args.model, "threads": threads, "prefix": args.prefix, "repeats": args.repeats,
+              "machine": platform.processor() or platform.machine(), "runs": runs}
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2))
     png = Path(args.plot) if args.plot else out.with_suffix(".png")
-    plot(points, png, f"{args.model}, {engine.device} {engine.dtype}, {report['threads']} threads")
+    spliced = [r for r in runs if r["points"]]
+    plot(spliced, png, f"{args.model}, {spliced[0]['device']}, {threads} threads")
     if args.curve:
-        Path(args.curve).write_text(json.dumps({"source": f"measured: bench kernel, {args.model} {engine.device} "
-                                                f"{engine.dtype} {report['threads']} threads",
+        r = spliced[0]
+        Path(args.curve).write_text(json.dumps({"source": f"measured: bench kernel, {args.model} {r['device']} "
+                                                f"{r['dtype']} {threads} threads",
                                                 "points": [{"n": p["n"], "speedup": round(p["speedup"], 2)}
-                                                           for p in points]}, indent=2) + "\n")
-    print(f"{'N':>5} {'parallel ms':>12} {'autoregr. ms':>13} {'speedup':>8} {'paper':>7} {'rel. diff':>10} "
-          f"{'argmax same':>12}")
-    for p in points:
-        paper = f"{PAPER[p['n']]:.1f}x" if p["n"] in PAPER else ""
-        print(f"{p['n']:>5} {p['parallel_s'] * 1e3:>12.1f} {p['autoregressive_s'] * 1e3:>13.1f} "
-              f"{p['speedup']:>7.1f}x {paper:>7} {p['max_rel_diff']:>10.1e} {p['argmax_agree']:>12.3f}")
+                                                           for p in r["points"]]}, indent=2) + "\n")
+    print_tables(report)
     print(f"wrote {out} and {png}")
     return 0
+
+
+def print_tables(report: dict) -> None:
+    print(f"{'weights':<10} {'N':>5} {'parallel ms':>12} {'autoregr. ms':>13} {'speedup':>8} {'paper':>7} "
+          f"{'rel. diff':>10} {'argmax same':>12}")
+    for r in report["runs"]:
+        for p in r["points"]:
+            paper = f"{PAPER[p['n']]:.1f}x" if p["n"] in PAPER else ""
+            print(f"{r['dtype']:<10} {p['n']:>5} {p['parallel_s'] * 1e3:>12.1f} {p['autoregressive_s'] * 1e3:>13.1f} "
+                  f"{p['speedup']:>7.1f}x {paper:>7} {p['max_rel_diff']:>10.1e} {p['argmax_agree']:>12.3f}")
+    peer = next((r["decode_step_s"] for r in report["runs"] if r["quant"] == PEER), None)
+    print(f"\n{'decode step':<24} {'ms':>7} {'tokens/s':>9} {'x ' + PEER:>14}   ({report['model']}, "
+          f"{report['threads']} threads, after {report['prefix']} tokens)")
+    for r in report["runs"]:
+        name = PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"
+        ratio = "-" if peer is None else f"{r['decode_step_s'] / peer:.2f}"
+        print(f"{name:<24} {r['decode_step_s'] * 1e3:>7.1f} {1 / r['decode_step_s']:>9.1f} {ratio:>14}")

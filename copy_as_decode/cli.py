@@ -70,15 +70,21 @@ LANGUAGE_OF = {".py": "python", ".pyi": "python", ".js": "javascript", ".cjs": "
                ".jsx": "javascript", ".md": "markdown", ".markdown": "markdown"}
 
 
-def add_engine_arguments(p: argparse.ArgumentParser) -> None:
+def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = False) -> None:
+    """The model and backend options; several_quants: `--quant` takes a list (a benchmark runs each)."""
     p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
+    p.add_argument("--quant", choices=("auto", "gguf", "none"), nargs="+" if several_quants else None,
+                   default=["none", "gguf"] if several_quants else "auto",
+                   help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
+                        "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given (default, README "
+                        "\"Quantized weights\")" + ("; several: each in turn" if several_quants else ""))
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
                    help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
                         "(default: --dtype)")
-    p.add_argument("--threads", type=int, help="CPU threads for torch")
+    p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
     p.add_argument("--prompt-cache-mb", type=int, default=1024,
                    help="memory for the KV caches of recent prompts, reused by later edits (default 1024)")
     from copy_as_decode.core.grammar import RULES
@@ -148,7 +154,7 @@ def cmd_edit(args) -> int:
     if args.show_program:
         print(result.program, file=sys.stderr)
     s = result.stats
-    print(f"{s.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
+    print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
     where = f"windows {s.windows}" if s.selector == "windowed" else s.windows

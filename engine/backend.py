@@ -53,4 +53,4 @@ def _engine(args, backend: str, model: str):
     from .engine import Engine
     return Engine(model, getattr(args, "device", None), getattr(args, "dtype", None), getattr(args, "threads", None),
                   getattr(args, "prompt_cache_mb", None) or 1024, getattr(args, "grammar_rule", None) or "default",
-                  getattr(args, "prefill_dtype", None))
+                  getattr(args, "prefill_dtype", None), getattr(args, "quant", None) or "auto")

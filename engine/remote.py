@@ -5,7 +5,8 @@ the engine decodes the program under a GBNF grammar (core/gbnf.py) until a copy 
 `"/>`), then the next completion's prompt is the previous prompt + the program so far + the copied lines'
 tokens, and the engine's prefix cache prefills only the new tokens. Prompts go as token ids built with the
 local tokenizer and chat template, so prefixes match exactly; a probe at start-up checks that the engine
-tokenizes like the local tokenizer. The requests themselves are engine/wire.py's.
+tokenizes like the local tokenizer. The requests themselves are engine/wire.py's, in the server's dialect
+(engine/dialects.py).
 
 Nothing is applied until the whole edit has succeeded, so a repeated request never applies an edit twice.
 """
@@ -13,18 +14,18 @@ import contextvars
 import os
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from copy_as_decode.core import contract, gbnf
 from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE
 from copy_as_decode.core.program import Copy, Gen, format_item
 
-from . import models
+from .dialects import Completion
 from .front import EditFront
+from .models import eos_id, load_tokenizer
 from .stats import Stats
 from .text_stream import TextStream
 from .tracker import ProgramTracker
-from .wire import Completion, GrammarRefused, ModelMismatch, RemoteError, Wire
+from .wire import GrammarRefused, ModelMismatch, RemoteError, Wire
 from .wire import APIS, EngineTimeout, EngineUnreachable  # noqa: F401  (importable with the rest of the backend)
 
 ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
@@ -64,7 +65,7 @@ class RemoteEngine(EditFront):
         if not endpoint:
             raise ValueError(f"the remote backend needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
         self.tok = tokenizer if tokenizer is not None else load_tokenizer(model)
-        self.eos = models.eos_id(self.tok)
+        self.eos = eos_id(self.tok)
         self.tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
         # Programs end with the chat end token only, as under the local grammar; engines also end on the other
         # end-of-generation tokens (Qwen: <|endoftext|>, <|file_sep|>, ...), which a model may rank higher.
@@ -263,20 +264,3 @@ class RemoteEngine(EditFront):
                 f"tokenizer (first difference at token {k}: local {local[k:k + 3]}, engine {remote[k:k + 3]}); "
                 f"serve the same model family or pass the matching --model for the local tokenizer")
         return True
-
-
-def load_tokenizer(spec: str):
-    """The local tokenizer for a model spec: a built-in (or `tiny`), a .gguf file, or an HF id/directory."""
-    from transformers import AutoTokenizer
-    if spec in models.NAMES or spec == models.TINY:
-        base = models.ADAPTED[spec].base if spec in models.ADAPTED else spec  # an adapter keeps its base's tokenizer
-        return models.load_tokenizer(base if base in models.BUILTINS else models.TOKENIZER_SOURCE)
-    if spec.endswith(".gguf"):
-        path = Path(spec)
-        if not path.is_file():
-            raise models.ModelError(f"GGUF file not found: {spec}")
-        return AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
-    try:
-        return AutoTokenizer.from_pretrained(spec)
-    except OSError as e:
-        raise models.ModelError(f"cannot load a tokenizer for {spec!r}: {e}") from None

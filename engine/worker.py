@@ -9,16 +9,12 @@ import sys
 import threading
 import time
 
-import torch
-
 from copy_as_decode.core import contract
 from copy_as_decode.core.contract import (BAD_PARAMS, BAD_PROGRAM, E_CANCELLED, ENGINE_ERROR, INCOMPLETE,
                                           INVALID_REQUEST, NO_METHOD, OUT_OF_MEMORY, PARSE_ERROR, TOO_LONG,
                                           Cancelled, ContextError, EditBackend, Hooks, IncompleteEdit)
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
-
-from .constraint import GrammarError
 
 PROGRESS_EVERY_S = 0.2
 
@@ -94,9 +90,9 @@ class Worker:
                 "stop": e.stop, "limit": e.limit, "stats": e.stats.as_dict() if e.stats else None}}})
         except ContextError as e:
             self.error(rid, TOO_LONG, str(e))
-        except (torch.OutOfMemoryError, MemoryError):
+        except _out_of_memory():
             self.error(rid, OUT_OF_MEMORY, "out of memory: try a smaller model, a shorter document or the CPU")
-        except (ProgramSyntaxError, ResolveError, GrammarError) as e:
+        except _rejected_program() as e:
             self.error(rid, BAD_PROGRAM, f"program rejected: {e}")
         except Exception as e:  # a bad request must never take the worker down
             self.error(rid, ENGINE_ERROR, f"{type(e).__name__}: {e}")
@@ -119,6 +115,20 @@ class _RequestHooks(Hooks):
             self.worker.send({"method": "progress", "params": {
                 "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
                 "text_chars": len(text), "window": stats.windows}})
+
+
+def _out_of_memory() -> tuple:
+    """MemoryError, and torch's where an engine has loaded torch: looked up, not imported, since a remote
+    worker runs without torch."""
+    torch = sys.modules.get("torch")
+    return (MemoryError, torch.OutOfMemoryError) if torch else (MemoryError,)
+
+
+def _rejected_program() -> tuple:
+    """A program that does not parse or resolve, or that the local grammar refuses (engine/constraint.py, which
+    imports torch: loaded by the local engine only)."""
+    constraint = sys.modules.get(f"{__package__}.constraint")
+    return (ProgramSyntaxError, ResolveError) + ((constraint.GrammarError,) if constraint else ())
 
 
 def _edit_args(p: dict) -> dict:

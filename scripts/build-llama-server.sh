@@ -10,19 +10,13 @@
 # Takes 12-18 minutes on 2 cores. Needs cmake, a C++17 compiler and pip (to fetch the source package).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-version="0.3.36"
-sdist_sha256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
-# Not -DGGML_NATIVE: on an AMX host that enables ggml's AMX path, which dies at its first matmul
-# (general protection fault in ggml_backend_amx_mul_mat). An explicit x86-64-v3 target runs on every
-# host of this kind and keeps ggml's CPU weight repacking.
-flags=(-DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
-       -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
-       -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_UI=OFF
-       -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF
-       -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF)
+source "$root/scripts/llama-cpp-flags.sh"
+version=$llama_cpp_version
+flags=("${llama_cpp_cpu_flags[@]}" -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF
+       -DBUILD_SHARED_LIBS=OFF)
 out="$root/.tools/llama-server"
 bin="$out/llama-server"
-stamp="llama-cpp-python==$version sha256=$sdist_sha256 ${flags[*]}"
+stamp="llama-cpp-python==$version sha256=$llama_cpp_sdist_sha256 ${flags[*]}"
 
 if [ -x "$bin" ] && [ "$(cat "$out/VERSION" 2>/dev/null)" = "$stamp" ]; then
   echo "$bin"
@@ -38,16 +32,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/llama-server-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 echo "build-llama-server: fetching llama-cpp-python==$version (source package) ..." >&2
-sdist=${LLAMA_CPP_PYTHON_SDIST:-}
-if [ -z "$sdist" ]; then
-  $pip download -q --no-deps --no-binary :all: "llama-cpp-python==$version" -d "$work" >&2
-  sdist="$work/llama_cpp_python-$version.tar.gz"
-fi
-got=$(sha256sum "$sdist" | cut -d' ' -f1)
-if [ "$got" != "$sdist_sha256" ]; then
-  echo "build-llama-server: sha256 mismatch for $sdist: $got (want $sdist_sha256)" >&2
-  exit 1
-fi
+sdist=$(llama_cpp_sdist "$work")
 tar xzf "$sdist" -C "$work"
 src="$work/llama_cpp_python-$version/vendor/llama.cpp"
 

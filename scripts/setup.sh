@@ -22,6 +22,7 @@ if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
   "$venv/bin/pip" install -q --no-deps -e "$root"
   echo "$want" > "$venv/.deps"
 fi
+"$root/scripts/build-llama-cpp.sh"  # the quantized engine the default runs on
 "$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-1.5b}" >/dev/null
 
 if [ "${1:-}" = "--test" ]; then

@@ -9,9 +9,10 @@ from copy_as_decode.engine.models import NAMES, TINY
 SECTION = "copyAsDecode"
 BUILTIN_MODELS = (*NAMES, TINY)  # whose context is known before a worker runs
 REVIEW = ("always", "never", "large")
+QUANTS = ("auto", "gguf", "none")  # the worker's --quant (engine/engine.py; the server never imports torch)
 
 # camelCase setting name -> field name
-_NAMES = {"model": "model", "selector": "selector", "device": "device", "dtype": "dtype",
+_NAMES = {"model": "model", "selector": "selector", "quant": "quant", "device": "device", "dtype": "dtype",
           "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command",
           "review": "review", "reviewLines": "review_lines"}
 
@@ -24,6 +25,7 @@ class SettingsError(ValueError):
 class Settings:
     model: str = DEFAULT_MODEL
     selector: str = DEFAULT_SELECTOR
+    quant: str = ""  # empty: the worker's default (auto: the GGUF weights on llama.cpp where it can)
     device: str = ""  # empty: the worker's default (CUDA when present, else CPU)
     dtype: str = ""  # empty: the worker's default (float32 on CPU, bfloat16 on CUDA)
     max_new_tokens: int | None = None  # None: auto, the budget the worker derives from the document
@@ -33,9 +35,11 @@ class Settings:
     review_lines: int = 20  # "large": more changed lines than this
 
     def command(self) -> list[str]:
-        """The worker's command line: the program, then --model (and --device/--dtype when set)."""
+        """The worker's command line: the program, then --model (and --quant/--device/--dtype when set)."""
         program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
         program += ["--model", self.model]
+        if self.quant:
+            program += ["--quant", self.quant]
         if self.device:
             program += ["--device", self.device]
         if self.dtype:
@@ -109,6 +113,8 @@ def _check(key: str, name: str, value):
         raise SettingsError(f"{SECTION}.{key} must not be empty")
     if name == "selector" and value not in SELECTORS:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(SELECTORS)}")
+    if name == "quant" and value not in ("", *QUANTS):
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(QUANTS)} (or empty: the worker's default)")
     if name == "review" and value not in REVIEW:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(REVIEW)}")
     return value

@@ -156,13 +156,16 @@ def test_bench_kernel_times_both_ways_and_measures_how_far_they_part(tmp_path, c
     p = argparse.ArgumentParser()
     kernel.add_arguments(p)
     out = tmp_path / "kernel.json"
-    assert kernel.run(p.parse_args(["--model", "tiny", "--dtype", dtype, "--sizes", "4", "32", "--prefix", "64",
-                                    "--repeats", "1", "--json", str(out)])) == 0
-    points = json.loads(out.read_text())["points"]
+    assert kernel.run(p.parse_args(["--model", "tiny", "--quant", "none", "--dtype", dtype, "--sizes", "4", "32",
+                                    "--prefix", "64", "--repeats", "1", "--json", str(out)])) == 0
+    (run,) = json.loads(out.read_text())["runs"]
+    points = run["points"]
+    assert run["quant"] == "none" and run["decode_step_s"] > 0
     assert [q["n"] for q in points] == [4, 32]
     assert all(q["parallel_s"] > 0 and q["autoregressive_s"] > 0 for q in points)
     if dtype == "float32":  # splice == stepwise: the same greedy choice at every copied position
         assert all(q["argmax_agree"] == 1.0 and q["max_rel_diff"] < 1e-4 for q in points)
     else:  # bfloat16 may part (reported, not hidden), within its precision
         assert all(0 <= q["max_rel_diff"] < 0.2 and q["argmax_agree"] > 0.5 for q in points)
-    assert "argmax same" in capsys.readouterr().out and out.with_suffix(".png").stat().st_size > 0
+    printed = capsys.readouterr().out
+    assert "argmax same" in printed and "decode step" in printed and out.with_suffix(".png").stat().st_size > 0

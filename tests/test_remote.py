@@ -9,6 +9,8 @@ import io
 import json
 import os
 import random
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -145,7 +147,7 @@ def test_state_after_reads_the_program_so_far():
 
 class FakeEngine:
     """A llama-server look-alike on a loopback port: /v1/models, /tokenize and /completion answer from
-    Python callables; every request is recorded."""
+    Python callables (JSON, or a str sent as it is); every request is recorded."""
 
     def __init__(self, tok, owner="llamacpp"):
         self.tok, self.requests, self.script = tok, [], []
@@ -167,7 +169,7 @@ class FakeEngine:
                 fake.requests.append((method, self.path, body, dict(self.headers)))
                 route = fake.routes.get((method, self.path))
                 status, obj = route(body) if route else (404, {"error": {"message": "not found"}})
-                data = json.dumps(obj).encode()
+                data = obj.encode() if isinstance(obj, str) else json.dumps(obj).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -324,6 +326,62 @@ def test_make_engine_picks_the_backend(fake, qwen_tokenizer):
     assert isinstance(e, RemoteEngine) and e.api == "llama.cpp" and e.tokenizer_verified
     with pytest.raises(ValueError, match="needs an endpoint"):
         make_engine(SimpleNamespace(backend="remote", endpoint=None, model=MODEL))
+
+
+@pytest.mark.parametrize("owner, api, grammar_field, tokenize_field", [
+    ("vllm", "auto", "structured_outputs", "prompt"), ("sglang", "auto", "ebnf", "prompt"),
+    ("someone", "auto", "grammar", "prompt"), ("llamacpp", "openai", "grammar", "content")])
+def test_each_server_is_spoken_to_in_its_dialect(qwen_tokenizer, owner, api, grammar_field, tokenize_field):
+    """/v1/completions: the grammar in the server's own field, tokenize on its own route, vLLM's draft counters
+    from /metrics, llama-server's drafting from /slots; the answer's ids without the end token, which says eos."""
+    f = FakeEngine(qwen_tokenizer, owner)
+    eos = models.eos_id(qwen_tokenizer)
+    f.routes[("POST", "/tokenize")] = lambda b: (200, {"tokens": qwen_tokenizer.encode(
+        b[tokenize_field], add_special_tokens=False)})
+    f.routes[("POST", "/v1/completions")] = lambda b: (200, {
+        "choices": [{"text": "<gen>x</gen>", "token_ids": qwen_tokenizer.encode("<gen>x</gen>") + [eos],
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": len(b["prompt"]), "prompt_tokens_details": {"cached_tokens": 2}}})
+    f.routes[("GET", "/metrics")] = lambda b: (200, 'vllm:spec_decode_num_draft_tokens_total{engine="0"} 12.0\n'
+                                                    'vllm:spec_decode_num_accepted_tokens_total{engine="0"} 5.0\n')
+    try:
+        e = RemoteEngine(f.url, MODEL, api=api, tokenizer=qwen_tokenizer)
+        assert e.api == "openai" and e.tokenizer_verified and e.speculative is None
+        prompt = e.encode("hello")
+        c = e.complete(prompt, 8, grammar='root ::= "x"', stop=['"/>'])
+        method, path, body, _ = f.requests[-1]
+        assert path == "/v1/completions" and body["model"] == "fake.gguf" and body["prompt"] == prompt
+        want = {"grammar": 'root ::= "x"'} if grammar_field == "structured_outputs" else 'root ::= "x"'
+        assert body[grammar_field] == want
+        assert c.tokens == qwen_tokenizer.encode("<gen>x</gen>") and c.stop == "eos"
+        assert (c.prompt_n, c.cache_n) == (len(prompt) - 2, 2)
+        assert e.wire.draft_counters() == ((12, 5) if owner == "vllm" else None)
+        asked = {p for _, p, _, _ in f.requests}
+        assert ("/slots" in asked) == (owner == "llamacpp") and ("/metrics" in asked) == (owner == "vllm")
+    finally:
+        f.close()
+
+
+def test_a_remote_worker_never_imports_torch(fake, qwen_tokenizer):
+    """`import torch` costs seconds: a worker whose model runs on an inference engine starts, answers and edits
+    (forced, grammar, full, auto) without it. -X importtime names every module the process imports."""
+    program = format_program(line_oracle(DOC, GOLD))
+    fake.script = [("", "limit"), ('<copy lines="1-1"/>', "word"), ("<gen>    return a + b\n</gen>", "word"),
+                   ('<copy lines="3-5"/>', "word"), ("", "eos"), (GOLD[:-1], "word"), (GOLD[:-1], "word")]
+    edits = [{"selector": "forced", "program": program}, {"selector": "grammar"}, {"selector": "full"}, {}]
+    requests = [{"id": 0, "method": "ping"}] + [
+        {"id": k, "method": "edit", "params": {"document": DOC, "instruction": "Fix the bug in add.", **p}}
+        for k, p in enumerate(edits, 1)]
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "copy_as_decode.cli", "worker", "--backend",
+                        "remote", "--endpoint", fake.url, "--model", MODEL],
+                       input="".join(json.dumps({"jsonrpc": "2.0", **m}) + "\n" for m in requests),
+                       capture_output=True, text=True, timeout=300)
+    replies = {m["id"]: m for m in map(json.loads, p.stdout.splitlines()) if "id" in m}
+    assert replies[0]["result"]["device"] == "remote (llama.cpp)"
+    assert [replies[k]["result"]["text"] for k in range(1, len(edits) + 1)] == [GOLD] * len(edits), replies
+    imported = [line.rsplit("|", 1)[1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")]
+    assert "copy_as_decode.engine.remote" in imported and "transformers" in imported
+    assert not [m for m in imported if m.split(".")[0] == "torch"]
 
 
 # ---- a real llama-server ---------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ function serverSettings(): Record<string, unknown> {
   return {
     model: cfg.get<string>('model'),
     selector: cfg.get<string>('selector'),
+    quant: cfg.get<string>('quant'),
     device: cfg.get<string>('device'),
     dtype: cfg.get<string>('dtype'),
     maxNewTokens: cfg.get<number | string>('maxNewTokens'),
@@ -83,7 +84,7 @@ function updateStatus(): void {
   const settings = serverSettings();
   const tip = new vscode.MarkdownString(
     `**Copy-as-Decode**\n\nmodel \`${settings.model}\`, selector \`${settings.selector}\`, ` +
-      `device \`${settings.device || 'auto'}\`, dtype \`${settings.dtype || 'auto'}\`` +
+      `quant \`${settings.quant || 'auto'}\`, device \`${settings.device || 'auto'}\`, dtype \`${settings.dtype || 'auto'}\`` +
       (lastMessage ? `\n\n${lastMessage}` : ''),
   );
   status.tooltip = tip;

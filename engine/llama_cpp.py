@@ -1,0 +1,155 @@
+"""The local engine's quantized model: the shipped GGUF weights run in-process by llama.cpp (llama-cpp-python's
+bindings to libllama), behind the one call the decode loop makes of a transformers model.
+
+On a CPU a decode step reads every weight once, so its speed is the weights' size: Q4_K_M reads ~0.6 bytes a
+weight where float32 reads 4, and llama.cpp's kernels decode 2-3x faster than torch here (README "Quantized
+weights"). Nothing else changes: the grammar masks, the splice (copied tokens in one batched `llama_decode`)
+and the verification (that batch's per-position logits) run in engine/decode.py as they do for torch.
+
+One llama_context holds one sequence. A `KVView` is that sequence seen as a cache (its length, `crop`);
+`ResidentPrefix` gives each new prompt the longest common prefix with what the context already holds, as
+llama-server's `cache_prompt` does. Batched and one-token forwards agree to quantized rounding, not bit for bit:
+`bench edit` prints how often verified and full still give the same edit.
+"""
+import ctypes
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import torch
+
+BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
+GROW = 4096  # the context is allocated in steps of this many positions, as edits need them
+
+
+class LlamaCppLM:
+    device = torch.device("cpu")
+
+    def __init__(self, path: Path, *, threads: int, max_context: int | None = None):
+        import llama_cpp as C
+        self.C = C
+        C.llama_log_set(_QUIET, None)
+        C.llama_backend_init()
+        self.model = C.llama_model_load_from_file(str(path).encode(), C.llama_model_default_params())
+        if not self.model:
+            raise RuntimeError(f"llama.cpp could not load {path}")
+        self.n_vocab = C.llama_vocab_n_tokens(C.llama_model_get_vocab(self.model))
+        self.threads = threads
+        self.max_context = max_context or C.llama_model_n_ctx_train(self.model)
+        self.config = SimpleNamespace(vocab_size=self.n_vocab, max_position_embeddings=self.max_context)
+        self.ctx, self.allocated, self.resident = None, 0, []  # resident: the tokens the KV holds, in order
+        self.batch = C.llama_batch_init(BATCH, 0, 1)
+
+    def reserve(self, positions: int) -> None:
+        """Make room for `positions` tokens. llama.cpp allocates the KV up front, so it grows in steps as edits
+        need it (a short edit keeps a small footprint); the tokens it held are fed again into the larger one."""
+        if positions <= self.allocated:
+            return
+        C, held = self.C, self.resident
+        if self.ctx:
+            C.llama_free(self.ctx)
+        params = C.llama_context_default_params()
+        params.n_ctx = self.allocated = min(self.max_context, -(-positions // GROW) * GROW)
+        params.n_batch = params.n_ubatch = BATCH
+        params.n_threads = params.n_threads_batch = self.threads
+        params.no_perf = True
+        self.ctx = C.llama_init_from_model(self.model, params)
+        if not self.ctx:
+            raise RuntimeError(f"llama.cpp could not allocate a {self.allocated}-token context")
+        self.memory, self.resident = C.llama_get_memory(self.ctx), []
+        for start in range(0, len(held), BATCH):
+            self._decode(held[start:start + BATCH], 0)
+
+    def __call__(self, input_ids: torch.Tensor, cache: "KVView", use_cache=True, logits_to_keep: int = 1):
+        """transformers' call: logits for the last `logits_to_keep` positions (0: all) after appending
+        `input_ids` to the sequence."""
+        assert cache.lm is self, "a KV view of another model"
+        ids = input_ids[0].tolist()
+        self.reserve(len(self.resident) + len(ids))
+        rows = []
+        for start in range(0, len(ids), BATCH):
+            piece = ids[start:start + BATCH]
+            after = len(ids) - start - len(piece)
+            keep = len(piece) if logits_to_keep == 0 else min(len(piece), max(0, logits_to_keep - after))
+            self._decode(piece, keep)
+            if keep:
+                out = np.ctypeslib.as_array(self.C.llama_get_logits(self.ctx), shape=(keep, self.n_vocab))
+                rows.append(torch.from_numpy(out.copy()))
+        return SimpleNamespace(logits=torch.cat(rows)[None])
+
+    def _decode(self, piece: list[int], keep: int) -> None:
+        """One llama_decode of `piece` after the resident tokens; logits for its last `keep` positions."""
+        b, n = self.batch, len(self.resident)
+        b.n_tokens = len(piece)
+        for i, token in enumerate(piece):
+            b.token[i], b.pos[i], b.n_seq_id[i], b.seq_id[i][0] = token, n + i, 1, 0
+            b.logits[i] = i >= len(piece) - keep
+        if (rc := self.C.llama_decode(self.ctx, b)) != 0:
+            raise RuntimeError(f"llama_decode failed ({rc}) at position {n}")
+        self.resident += piece
+
+    def new_cache(self) -> "KVView":
+        """The sequence emptied (decode.new_cache)."""
+        self.crop(0)
+        return KVView(self)
+
+    def crop(self, n: int) -> None:
+        """Keep the first n resident tokens."""
+        if n < len(self.resident):
+            self.C.llama_memory_seq_rm(self.memory, 0, n, -1)
+            del self.resident[n:]
+
+
+class KVView:
+    """The llama_context's sequence, with the two things the decode loop asks of a cache."""
+
+    def __init__(self, lm: LlamaCppLM):
+        self.lm = lm
+
+    def get_seq_length(self) -> int:
+        return len(self.lm.resident)
+
+    def crop(self, n: int) -> None:  # transformers' convention: a negative n drops the last -n tokens
+        assert n < 0
+        self.lm.crop(len(self.lm.resident) + n)
+
+
+class ResidentPrefix:
+    """engine/prefix_cache.PrefixCache's `start` for one resident sequence: a new prompt reuses the longest
+    prefix it shares with whatever the context holds (the last prompt and its answer)."""
+
+    def __init__(self, lm: LlamaCppLM, kept: list[int] | None = None):
+        self.lm, self.kept = lm, kept
+
+    def fork(self) -> "ResidentPrefix":
+        """The context cut back to what it shares with the tokens it held at the first fork (the benchmark's
+        prompt heads), as a fork of PrefixCache holds only the entries of then."""
+        kept = list(self.lm.resident) if self.kept is None else self.kept
+        self.lm.crop(_common(self.lm.resident, kept))
+        return ResidentPrefix(self.lm, kept)
+
+    def cold(self) -> "ResidentPrefix":
+        """The context emptied: the next prompt is prefilled whole."""
+        self.lm.crop(0)
+        return ResidentPrefix(self.lm)
+
+    def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[KVView, int]:
+        """A view holding ids[:-1] and how many of those were already there; `positions`: how many the decode
+        after it may fill, so the context is allocated once, before the prompt goes in."""
+        lm, prompt = self.lm, ids[:-1]
+        lm.reserve(max(len(ids) + positions, 1))
+        reused = _common(lm.resident, prompt)
+        lm.crop(reused)
+        view = KVView(lm)
+        if reused < len(prompt):
+            lm(torch.tensor([prompt[reused:]]), view, logits_to_keep=1)
+        return view, reused
+
+
+def _common(a: list[int], b: list[int]) -> int:
+    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
+def _QUIET(level, text, user_data):  # llama.cpp logs every load to stderr, which is the CLI's progress channel
+    pass

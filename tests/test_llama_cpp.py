@@ -1,0 +1,98 @@
+"""The quantized engine: the shipped Q4_K_M GGUF of the 0.5B run in-process by llama.cpp behind the decode loop's
+model call. The splice and the verification are the same code as on torch; what differs is the numerics (batched
+and one-token kernels round differently), so these tests pin the mechanism and bound the parting."""
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from copy_as_decode.engine import models
+
+MODEL = "qwen2.5-coder-0.5b"
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not models.is_installed(MODEL),
+                                                   reason=f"{MODEL} not installed (scripts/setup.sh --test)")]
+CODE = '''def mean(xs):
+    """The arithmetic mean of a non-empty list."""
+    total = 0
+    for x in xs:
+        total += x
+    return total / len(xs)
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+'''
+
+DOCUMENT = CODE + "".join(f"\n\ndef plus_{i}(x):\n    return x + {i}\n" for i in range(20))  # windowed, not whole
+
+
+@pytest.fixture(scope="module")
+def engine():
+    from copy_as_decode.engine.engine import Engine
+    return Engine(MODEL, threads=2)
+
+
+def test_auto_runs_the_shipped_gguf_unless_a_torch_dtype_is_asked_for(engine):
+    from copy_as_decode.engine.llama_cpp import LlamaCppLM
+    assert engine.quant == "gguf" and isinstance(engine.model, LlamaCppLM) and engine.dtype == "q4_k_m"
+    assert engine.n_vocab == 151936 and engine.context == 32768
+
+
+def test_a_splice_is_one_batch_that_picks_what_single_steps_pick(engine):
+    from copy_as_decode.engine.decode import forward, new_cache
+    lm, ids = engine.model, engine.encode(CODE)
+    cache = new_cache(lm)
+    forward(lm, cache, ids[:20])
+    copied = ids[20:60]
+    parallel = forward(lm, cache, copied, all_logits=True)
+    assert parallel.shape == (len(copied), engine.n_vocab) and cache.get_seq_length() == 60
+    cache.crop(-len(copied))
+    steps = torch.stack([forward(lm, cache, [t])[-1] for t in copied])
+    agree = float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())
+    assert agree >= 0.9  # quantized kernels part only where two tokens nearly tie (bench kernel measures it)
+    cache.crop(-len(copied))  # what crop drops is gone: the same batch again gives the same numbers
+    assert torch.equal(forward(lm, cache, copied, all_logits=True), parallel)
+
+
+def test_a_prompt_reuses_what_the_context_holds_and_a_larger_context_keeps_it(engine):
+    lm, ids = engine.model, engine.encode(CODE)
+    view, reused = engine.prefix.start(lm, ids, positions=8)
+    again, reused_again = engine.prefix.start(lm, ids, positions=8)
+    assert reused_again == len(ids) - 1 and again.get_seq_length() == len(ids) - 1
+    other = ids[:30] + engine.encode("# another prompt\n")
+    _, shared = engine.prefix.start(lm, other, positions=8)
+    assert shared == 30 and lm.resident == other[:-1]
+    held, allocated = list(lm.resident), lm.allocated
+    lm.reserve(allocated + 1)  # grows: the tokens it held are fed into the larger context
+    assert lm.allocated > allocated and lm.resident == held
+
+
+def test_forced_programs_resolve_exactly_and_copies_go_through_the_splice(engine):
+    from copy_as_decode.core.program import Copy, Gen, format_program
+    added = "\n\ndef mode(xs):\n    return max(set(xs), key=xs.count)\n"
+    result = engine.edit(CODE, "x", "forced", program=format_program([Copy(1, 6), Gen(added), Copy(7, 12)]))
+    lines = CODE.splitlines(keepends=True)
+    assert result.text == "".join(lines[:6]) + added + "".join(lines[6:])
+    assert result.stats.spliced > 50
+
+
+def test_a_windowed_edit_rewrites_only_the_function_named(engine):
+    result = engine.edit(DOCUMENT, "In `mean`, rename total to acc.", "windowed")
+    assert result.stats.stop in ("eos", "fence") and result.stats.windows == "1-8 (mean)"
+    head, rest = result.text.split("def median")
+    assert rest == DOCUMENT.split("def median")[1] and "acc" in head  # the rest is copied, not decoded
+
+
+def test_the_cli_edits_with_the_quantized_default(tmp_path):
+    f = tmp_path / "stats.py"
+    f.write_text(DOCUMENT)
+    done = subprocess.run([sys.executable, "-m", "copy_as_decode.cli", "edit", str(f), "-i",
+                           "In `mean`, rename total to acc.", "--model", MODEL, "--write"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    head, rest = f.read_text().split("def median")
+    assert "acc = 0" in head and rest == DOCUMENT.split("def median")[1]
+    assert f"{MODEL} (q4_k_m), windowed" in done.stderr
