@@ -36,16 +36,18 @@ import json
 import re
 import resource
 import statistics
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+
+from copy_as_decode.engine.selectors import OFFERED
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
 # llama-server: the peer a user would run instead, llama.cpp's plain greedy rewrite of the same prompt with the
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
-SELECTORS = ("auto", "windowed", "grammar", "grammar-cold", "verified", "full", "prompt-lookup")
+SELECTORS = (*OFFERED, "grammar-cold", "prompt-lookup")
 PEER = "llama-server"
 ROWS = SELECTORS + (PEER,)
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
@@ -134,7 +136,7 @@ def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     selector) prefills after the first: only what follows the file in the prompt, as engine/prompt.py lays it out."""
     ids = engine.prompt_ids(document, SECOND_INSTRUCTION, ran)
     start = time.perf_counter()
-    _, reused = engine.prefix.start(engine.model, ids, engine.prefill_model)
+    reused = engine.prefill(ids)
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
 
 
@@ -162,7 +164,7 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
     else:
         runs = peer if selector == PEER else engine
         if selector != PEER:
-            engine.prefix = warm.cold() if selector == "grammar-cold" else warm.fork()
+            engine.restore_cache(None if selector == "grammar-cold" else warm)
         try:
             r = runs.edit(document, case.instruction, "full" if selector == PEER else selector.removesuffix("-cold"),
                           max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")))
@@ -430,14 +432,13 @@ def measure(args, engine, peer, corpora) -> dict:
     import torch
     from tqdm import tqdm
 
-    from copy_as_decode.engine import prompt
     report = {"model": args.model, "layout": engine.layout, "device": engine.device, "quant": engine.quant,
               "dtype": engine.dtype, "prefill_dtype": engine.prefill_dtype,
               "threads": torch.get_num_threads(), "max_new_tokens": args.max_new_tokens, "corpora": {}}
     # first-call costs and the prompt heads' prefill stay out of the timings, as in a worker that has run an edit
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
-    engine.prefix.start(engine.model, prompt.rewrite_prompt(engine.tok, "x = 1\n", "warm up")[0], engine.prefill_model)
-    warm = engine.prefix.fork()
+    engine.prefill(engine.prompt_ids("x = 1\n", "warm up", "full"))
+    warm = engine.cache_snapshot()
     selectors = list(args.selectors) + ([PEER] if peer else [])
     for corpus, cases in corpora:
         rows = []

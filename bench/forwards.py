@@ -90,7 +90,6 @@ def measure_one(model_name: str, dtype: str, lengths: list[int], splice: int, st
         points.append({"tokens": n, "prefill_s": prefill, "prefill_tok_s": n / prefill, "splice_s": spliced,
                        "splice_tok_s": splice / spliced, "decode_step_s": step,
                        "verified_ceiling": ceiling(n / prefill, splice / spliced, step)})
-        del cache
     return {"model": model_name, "dtype": dtype, "device": device, "threads": torch.get_num_threads(),
             "load_s": load_s, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "points": points}

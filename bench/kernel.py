@@ -5,7 +5,6 @@ each weight format (`--quant none gguf`: torch float32, llama.cpp on the shipped
 import argparse
 import gc
 import json
-import os
 import platform
 import statistics
 import sys

@@ -42,8 +42,16 @@ from copy_as_decode.synthesis.decontaminate import MAX_SHARED, distinctive
 from copy_as_decode.synthesis.edits import typo
 from copy_as_decode.synthesis.long_edits import splice
 from copy_as_decode.synthesis.sources import BENCHMARK_FILES, PYTHON_ROOT, js_files, js_functions, prose_files
-from copy_as_decode.synthesis.syntax import (PY_FUNCS, body_start, first_line, js_code, js_tokens, unique_defs,
-                                             valid_python, word)
+from copy_as_decode.synthesis.syntax import (
+    PY_FUNCS,
+    body_start,
+    first_line,
+    js_code,
+    js_tokens,
+    unique_defs,
+    valid_python,
+    word,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 NOTE = DATA / "LONG_CORPUS.md"

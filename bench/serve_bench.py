@@ -14,7 +14,8 @@ tokens served from its prefix cache (the cache hits), next to the tokens the pro
 
 `verified` and `full` send the same request: what differs is the engine. `--launch` starts both for each
 concurrency, fresh (empty caches), with C slots: the speculative one for grammar/forced/verified, a plain one
-for full (llama-server, or vLLM with `--launch vllm`). Otherwise `--endpoint` serves every phase and `--baseline-endpoint` (default: the same) serves full.
+for full (llama-server, or vLLM with `--launch vllm`). Otherwise `--endpoint` serves every phase and
+`--baseline-endpoint` (default: the same) serves full.
 """
 import json
 import os

@@ -77,7 +77,8 @@ def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = Fals
     p.add_argument("--quant", choices=("auto", "gguf", "none"), nargs="+" if several_quants else None,
                    default=["none", "gguf"] if several_quants else "auto",
                    help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
-                        "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given (default, README "
+                        "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "
+                        "(default, README "
                         "\"Quantized weights\")" + ("; several: each in turn" if several_quants else ""))
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
@@ -154,7 +155,8 @@ def cmd_edit(args) -> int:
     if args.show_program:
         print(result.program, file=sys.stderr)
     s = result.stats
-    print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + {s.spliced} copied tokens in {s.forwards} forwards, "
+    print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + "
+          f"{s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
     where = f"windows {s.windows}" if s.selector == "windowed" else s.windows
@@ -205,8 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("edit", help="edit a file with a model")
     s.add_argument("path")
     s.add_argument("--instruction", "-i", required=True)
-    s.add_argument("--selector", choices=contract.SELECTORS, default=contract.DEFAULT_SELECTOR,
-                   help="auto (default): grammar for a model with a trained adapter, else windowed")
+    from copy_as_decode.engine.selectors import AUTO_HELP, OFFERED, SELECTORS
+    s.add_argument("--selector", choices=OFFERED, default=contract.DEFAULT_SELECTOR,
+                   help=f"{contract.AUTO} (default): {AUTO_HELP}; "
+                        + "; ".join(f"{n}: {SELECTORS[n].help}" for n in OFFERED[1:]))
     s.add_argument("--lines", type=line_span, metavar="A-B",
                    help="edit only lines A..B (1-based, inclusive; the selection): a windowed edit of them")
     s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",

@@ -1,7 +1,7 @@
 """The edit contract, defined once: what an edit may be asked, how it may end, and what a client is told.
 
 The CLI, the language server and its settings, the worker and its client, both engines and training all
-import these names, so a selector, the default model, a stop reason or an error code has one spelling.
+import these names, so the default model, a stop reason or an error code has one spelling.
 Nothing here imports torch: the text tools and the server start without it.
 """
 from dataclasses import dataclass
@@ -11,10 +11,7 @@ from typing import Protocol
 # where the 0.5B passes 4/24, at 10-17 s an edit on 2 cores (README "Windows, measured")
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
-# windowed: `verified` on the windows of the document the instruction is about (core/windows.py), the rest
-# copied without a forward pass; the whole file when no window is found.
-SELECTORS = (AUTO, "windowed", "grammar", "verified", "full")  # what users choose
-ENGINE_SELECTORS = SELECTORS + ("forced",)          # plus a given program fed through the engine (tests, benchmarks)
+# the selectors themselves are a registry: engine/selectors/
 DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
@@ -62,12 +59,6 @@ class Cancelled(EditError):
 
     def __init__(self, message: str = "cancelled"):
         super().__init__(message)
-
-
-def check_selector(selector: str, allowed: tuple[str, ...] = ENGINE_SELECTORS) -> str:
-    if selector not in allowed:
-        raise ValueError(f"unknown selector {selector!r}; choose one of {', '.join(allowed)}")
-    return selector
 
 
 def parse_budget(value) -> int | None:

@@ -7,9 +7,9 @@ the program stands (`State`) and ends right after the next copy tag's `"/>`: aft
 sequence is allowed, which a stop string on `"/>` cuts short. Because every request knows how many lines are
 already spent, the line numbers are exact, as in core/grammar.py: a copy starts after the last copied line,
 ends at or after its start, and stays within 1..n; numbers have no leading zeros; a copy is offered only while
-a line remains. Gen bodies cannot contain "</gen>", nor (unless `tags_in_gen`) "<copy" or "<gen>": an untrained
-model types copy tags into a gen and goes on rewriting the file there. The body is a small automaton over the
-characters whose states are the body's last characters that begin one of those words.
+a line remains. Gen bodies cannot contain "</gen>", nor (unless `tags_in_gen`) "<copy" or "<gen": an untrained
+model types copy tags into a gen and goes on rewriting the file there. The gen rules are core/gen_grammar.py's,
+which the local grammar (core/grammar.py) reads too, so both allow the same gens.
 
 The end number depends on the start number, so the start is spelled through a decimal trie (one rule per
 prefix) whose leaves lead to the end range of that start: about 2 rules per remaining line. Above
@@ -20,18 +20,25 @@ knows I and allows ends I..n. The resolver checks the order again either way.
 Gens are bounded so that a model that starts rewriting the file inside a gen has to stop: a body holds at
 most `gen_lines` newlines (after the last one it can only close), and a gen is never followed by another
 gen (two gens in a row say what one says). Between two copies a program therefore writes at most
-`gen_lines` lines. None lifts the bound (the local grammar, core/grammar.py, has none).
+`gen_lines` lines. None lifts the bound, as every named rule of the local grammar does (core/grammar.py takes
+a bound through the same GenRule).
 """
 from dataclasses import dataclass
 
-from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, CopySpan, Gen, Item
+from copy_as_decode.core import gen_grammar
+from copy_as_decode.core.gen_grammar import TAGS, GenRule
+from copy_as_decode.core.program import (
+    COPY_CLOSE,  # noqa: F401 (the stop string of engine/remote.py)
+    GEN_CLOSE,
+    GEN_OPEN,
+    Copy,
+    CopySpan,
+    Gen,
+    Item,
+    copy_start,
+)
 
 ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
-COPY_OPEN = '<copy lines="'
-COPY_CLOSE = '"/>'
-# Never inside a gen body unless tags_in_gen. "<gen", not "<gen>": the untrained 0.5B, kept from "<gen>",
-# wrote "<gen/>" and went on repeating its line (docs/scale-out.md).
-TAGS = ("<copy", "<gen")
 
 
 @dataclass(frozen=True)
@@ -69,15 +76,14 @@ def state_after(items: list[Item], pending: str, tags_in_gen: bool = False) -> S
     if not body:
         return State("between", last, first, newline=bool(lead), after_gen=bool(items) and isinstance(items[-1], Gen))
     if body.startswith(GEN_OPEN):
-        text = body[len(GEN_OPEN):]
+        text, gens = body[len(GEN_OPEN):], _gens(tags_in_gen)
         if GEN_CLOSE in text:
             raise ProgramStateError("a closed gen was not reported as complete")
-        if not tags_in_gen and (tag := next((t for t in TAGS if t in text), None)):
+        if tag := next((t for t in gens.forbidden if t in text), None):
             raise ProgramStateError(f"{tag!r} inside a gen body")
-        partial = next(p for p in sorted(_prefixes(tags_in_gen), key=len, reverse=True) if text.endswith(p))
-        return State("gen", last, partial=partial, lines=text.count("\n"))
-    if body.startswith(COPY_OPEN) and body.endswith("-") and body[len(COPY_OPEN):-1].isdigit():
-        return State("copy_end", last, start=int(body[len(COPY_OPEN):-1]))
+        return State("gen", last, partial=gen_grammar.open_word(gens, text), lines=text.count("\n"))
+    if (start := copy_start(body)) is not None:
+        return State("copy_end", last, start=start)
     raise ProgramStateError(f"cannot continue a program from {body[:40]!r}")
 
 
@@ -86,19 +92,20 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
     gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded), without "<copy" and
     "<gen" unless `tags_in_gen`."""
-    body = _Body(tags_in_gen)
+    gens = _gens(tags_in_gen, gen_lines)
     n, last = n_lines, state.last
     lo = last + 1
     two_phase = n - last > (ORDERED_MAX_LINES if ordered_max is None else ordered_max)
     bounded = gen_lines is not None
+    tail = "aftergen" if bounded else "after"  # what may follow a gen
     if state.kind == "copy_end":
         if not lo <= state.start <= n:
             raise ProgramStateError(f"copy start {state.start} outside {lo}-{n}")
         root = f"{_range_expr(state.start, n)} close"
     elif state.kind == "gen":
-        if bounded and (state.lines > gen_lines or state.lines == gen_lines and state.partial):
+        if (rest := gen_grammar.rest(gens, state.partial, state.lines)) is None:
             raise ProgramStateError(f"a gen body of more than {gen_lines} lines")
-        root = body.name(state.partial, state.lines if bounded else None)
+        root = f"genrest {tail}"
     elif state.first:
         root = "item?"
     elif state.after_gen and bounded:
@@ -110,13 +117,12 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     rules = [
         "root ::= " + root,
         'after ::= ("\\n"? item)?',
-        "item ::= gen" + (" | copy" if last < n else ""),
-        'gen ::= "<gen>" ' + body.name("", 0 if bounded else None),
+        f"item ::= gen {tail}" + (" | copy" if last < n else ""),
         'close ::= "\\"/>"',
     ]
     if bounded:
         rules.append('aftergen ::= ("\\n"? copy)?' if last < n else 'aftergen ::= ""')
-    rules += body.rules(gen_lines, "aftergen" if bounded else "after")
+    rules += gen_grammar.rules(gens) + ([f"genrest ::= {rest}"] if state.kind == "gen" else [])
     if last < n:
         if two_phase:
             rules.append(f'copy ::= "<copy lines=\\"" {_range_expr(lo, n)} "-"')
@@ -126,53 +132,8 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     return "\n".join(rules) + "\n"
 
 
-def _prefixes(tags_in_gen: bool) -> set[str]:
-    """The automaton's states: every proper beginning of "</gen>" and of the forbidden tags, "" included."""
-    words = (GEN_CLOSE,) + (() if tags_in_gen else TAGS)
-    return {w[:k] for w in words for k in range(len(w))}
-
-
-class _Body:
-    """Rules for a gen body: after each character, the state is the longest end of the body that begins
-    "</gen>" or a forbidden tag; completing "</gen>" closes the body, completing a tag is not allowed."""
-
-    def __init__(self, tags_in_gen: bool):
-        self.states = sorted(_prefixes(tags_in_gen), key=lambda p: (len(p), p))
-        self.forbidden = () if tags_in_gen else TAGS
-        self.alphabet = sorted(set(GEN_CLOSE + "".join(self.forbidden)))
-
-    def name(self, partial: str, lines: int | None) -> str:
-        k = self.states.index(partial)
-        return f"b{k}" if lines is None else f"b{k}x{lines}"
-
-    def step(self, partial: str, c: str) -> str | None:
-        """The next state, GEN_CLOSE when the body closes, None when c completes a forbidden tag."""
-        text = partial + c
-        if text.endswith(GEN_CLOSE):
-            return GEN_CLOSE
-        if any(text.endswith(t) for t in self.forbidden):
-            return None
-        return next(text[k:] for k in range(len(text) + 1) if text[k:] in self.states)
-
-    def rules(self, gen_lines: int | None, tail: str) -> list[str]:
-        """b<k> (unbounded) or b<k>x<l> (l newlines so far); at l = gen_lines the body can only close."""
-        out = []
-        for lines in [None] if gen_lines is None else range(gen_lines):
-            for partial in self.states:
-                moves = {c: self.step(partial, c) for c in self.alphabet}
-                special = [c for c, to in moves.items() if to != ""] + (["\\n"] if lines is not None else [])
-                alts = [f"[^{''.join(special)}] {self.name('', lines)}"]
-                for c, to in moves.items():
-                    if to == GEN_CLOSE:
-                        alts.append(f'"{c}" {tail}')
-                    elif to:
-                        alts.append(f'"{c}" {self.name(to, lines)}')
-                if lines is not None:
-                    alts.append(f'"\\n" {self.name("", lines + 1)}')
-                out.append(f"{self.name(partial, lines)} ::= " + " | ".join(alts))
-        if gen_lines is not None:
-            out.append(f'{self.name("", gen_lines)} ::= "{GEN_CLOSE}" {tail}')
-        return out
+def _gens(tags_in_gen: bool, gen_lines: int | None = None) -> GenRule:
+    return GenRule(() if tags_in_gen else TAGS, gen_lines)
 
 
 def _ordered(lo: int, n: int) -> list[str]:
@@ -183,14 +144,14 @@ def _ordered(lo: int, n: int) -> list[str]:
         return f"s{c}" if _viable_longer(c, lo, n) else f'"-" e{c}'
 
     def node(p: int) -> None:
-        alts = ['"-" e%d' % p] if p and lo <= p <= n else []
+        alts = [f'"-" e{p}'] if p and lo <= p <= n else []
         for d in range(0 if p else 1, 10):
             c = p * 10 + d
             if _viable(c, lo, n):
                 alts.append(f'"{d}" {child(c)}')
                 if _viable_longer(c, lo, n):
                     node(c)
-        rules.append(f"{'s%d' % p if p else 's'} ::= " + " | ".join(alts))
+        rules.append(f"{f's{p}' if p else 's'} ::= " + " | ".join(alts))
 
     node(0)
     rules += [f"e{q} ::= {_range_expr(q, n)} close" for q in range(lo, n + 1)]

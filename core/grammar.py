@@ -11,55 +11,74 @@ subtree is still allowed", so the model never enters a dead end. Leaf numbers sk
 Finishing a number hands its value on through a non-parametric "trampoline" rule, since a literal
 parameter directly inside a recursive parametric rule panics in llguidance 1.9.1.
 
+The gen item is core/gen_grammar.py's GBNF, the rules core/gbnf.py sends to remote engines, converted by
+llguidance.gbnf_to_lark into one lexeme GEN; `Rule.gens` says what a body may hold, as there. With bounded gens
+(`GenRule.lines`) a gen is never followed by another gen, as in core/gbnf.py.
+
 Rules (`RULES`, measured in docs/training.md; `default` is what the engine uses unless told otherwise):
   no-tags-in-gen          a gen body may not contain "<copy" or "<gen>" (untrained models type copy tags
-                          inside gens and run to the token cap); llguidance intersects the lazy gen lexeme
-                          with the complement of "a body containing <copy or <gen>"
-  no-tag-prefixes-in-gen  also "<gen/>", "<gen " ... (an untrained 0.5B routes around the rule above)
+                          inside gens and run to the token cap)
+  no-tag-prefixes-in-gen  also "<gen/>", "<gen " ... (an untrained 0.5B routes around the rule above); the
+                          remote backend's default body (core/gen_grammar.py TAGS)
   cover-to-end            the program may end only after a gen or after a copy that reaches the last line
                           (models stop after a copy of the first lines)
 """
+import functools
 from dataclasses import dataclass
 
 import llguidance
+from llguidance.gbnf_to_lark import gbnf_to_lark
+
+from . import gen_grammar
+from .gen_grammar import TAGS, GenRule
 
 # llguidance caps grammar symbols below 65,535; this layout uses ~6.2 per line and failed at 10,570 lines.
 NUMBERED_GRAMMAR_MAX_LINES = 10_000
 
-_GEN = 'gen[lazy]: /<gen>(?s:.)*<\\/gen>/'  # lazy: the body ends at the first "</gen>"
 _OPEN = '"<copy lines=\\""'
 
 
 @dataclass(frozen=True)
 class Rule:
-    gen: str = _GEN
+    gens: GenRule = GenRule()
     end_after_any_copy: bool = True
 
 
 RULES = {
     "default": Rule(),
-    "no-tags-in-gen": Rule('gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen>)(?s:.)*/'),
-    "no-tag-prefixes-in-gen": Rule('gen[lazy]: /<gen>(?s:.)*<\\/gen>/ & ~/<gen>(?s:.)*(<copy|<gen)(?s:.)*/'),
+    "no-tags-in-gen": Rule(GenRule(("<copy", "<gen>"))),
+    "no-tag-prefixes-in-gen": Rule(GenRule(TAGS)),
     "cover-to-end": Rule(end_after_any_copy=False),
 }
 
 
-def rule(name: str) -> Rule:
+def rule(name: str | Rule) -> Rule:
+    """The RULES entry `name` (a Rule stands for itself)."""
+    if isinstance(name, Rule):
+        return name
     if name not in RULES:
         raise ValueError(f"unknown grammar rule {name!r}; choose one of {', '.join(RULES)}")
     return RULES[name]
 
 
-def program_grammar(n_lines: int, rule_name: str = "default") -> str:
+def program_grammar(n_lines: int, rule_name: str | Rule = "default") -> str:
     r = rule(rule_name)
     if n_lines == 0:
-        return "\n".join(['start: "" | gen ("\\n"? gen)*', r.gen]) + "\n"
+        gens = "GEN" if r.gens.lines is not None else 'GEN ("\\n"? GEN)*'
+        return "\n".join([f'start: "" | {gens}', *_gen(r.gens)]) + "\n"
     if n_lines > NUMBERED_GRAMMAR_MAX_LINES:
         return _bounded(n_lines, r)
     return _ordered(n_lines, r)
 
 
-def program_matcher(tokenizer, n_lines: int, rule_name: str = "default"):
+@functools.lru_cache(maxsize=16)
+def _gen(gens: GenRule) -> tuple[str, ...]:
+    """The Lark terminal GEN (and the terminals it is built of) from core/gen_grammar.py's GBNF."""
+    lark = gbnf_to_lark("root ::= gen\n" + "\n".join(gen_grammar.rules(gens)) + "\n")
+    return tuple(line for line in lark.splitlines() if line.strip() and not line.startswith(("%llguidance", "start:")))
+
+
+def program_matcher(tokenizer, n_lines: int, rule_name: str | Rule = "default"):
     """A fresh llguidance.LLMatcher for `tokenizer` (an llguidance.LLTokenizer, e.g. from
     llguidance.hf.from_tokenizer with the chat end token as EOS). Compiling takes ~0.15 s at 1,000 lines and
     1-4 s at 10,000; deep_copy() of a compiled matcher is ~0.1 ms. After a rejected token the matcher stays in
@@ -74,11 +93,13 @@ def program_matcher(tokenizer, n_lines: int, rule_name: str = "default"):
 
 def _bounded(n: int, r: Rule) -> str:
     """Above the symbol limit: numbers 1..n as one regex lexeme, order left to the resolver."""
-    return "\n".join([
-        'start: "" | item ("\\n"? item)*',
-        f'item: gen | {_OPEN} NUM "-" NUM "\\"/>"',
+    items = ['start: "" | item ("\\n"? item)*', "item: GEN | copy"]
+    if r.gens.lines is not None:  # no gen after a gen
+        items = ['start: "" | GEN | (GEN "\\n"?)? copy ("\\n"? (GEN "\\n"?)? copy)* ("\\n"? GEN)?']
+    return "\n".join(items + [
+        f'copy: {_OPEN} NUM "-" NUM "\\"/>"',
         f"NUM: /{_number_regex(n)}/",
-        r.gen,
+        *_gen(r.gens),
     ]) + "\n"
 
 
@@ -99,13 +120,17 @@ def _ordered(n: int, r: Rule) -> str:
     end trie `e…::I` allows an end J >= I; then the program goes on with L = J.
     r.end_after_any_copy=False: a program may end after a gen or after a copy of line n, not after a copy
     that stops short (tail deletion is then written with a final empty gen)."""
+    copy = f"{_OPEN} s::_ %if lt(_, {n})"  # a copy only while a line remains
+    bounded = r.gens.lines is not None
     rules = [
         'start: "" | item::0',
-        f'item::_ : gen tail::_ | {_OPEN} s::_ %if lt(_, {n})',  # a copy only while a line remains
+        f"item::_ : GEN {'aftergen' if bounded else 'tail'}::_ | {copy}",
         'tail::_ : "" | more::_',
         'more::_ : item::_ | "\\n" item::_',
-        r.gen,
+        *_gen(r.gens),
     ]
+    if bounded:  # after a gen, a copy or the end
+        rules.append(f'aftergen::_ : "" | {copy} | "\\n" {copy}')
     for q in range(n + 1):
         if q == 0 or q * 10 <= n:  # inner trie node: its own rule (leaves are reached straight from the parent)
             rules.append(_node("s", q, n, "lt"))

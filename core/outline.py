@@ -106,7 +106,7 @@ def javascript(document: str) -> list[Symbol]:
     tree = _js_parser().parse(data)
     if tree.root_node.has_error:
         return []
-    lines, out = split_lines(document), []
+    out = []
 
     def visit(node, parent: Symbol | None):
         for child in node.children:

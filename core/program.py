@@ -47,41 +47,86 @@ class ProgramSyntaxError(ValueError):
         self.offset, self.line, self.column, self.expected = offset, line, col, expected
 
 
-_NUM = r"(0|[1-9][0-9]*)"
-_COPY_LINES = re.compile(rf'<copy lines="{_NUM}-{_NUM}"/>')
-_COPY_SPAN = re.compile(rf'<copy from="{_NUM}:{_NUM}" to="{_NUM}:{_NUM}"/>')
+_NUM = r"(0|[1-9][0-9]*)"  # no leading zeros; 0 is a column, never a line (the resolver checks ranges)
+COPY_OPEN, COPY_CLOSE = '<copy lines="', '"/>'
+_LINES = (COPY_OPEN, _NUM, "-", _NUM, COPY_CLOSE)
+_SPAN = ('<copy from="', _NUM, ":", _NUM, '" to="', _NUM, ":", _NUM, COPY_CLOSE)
+
+
+def _regex(parts: tuple[str, ...]) -> str:
+    return "".join(p if p == _NUM else re.escape(p) for p in parts)
+
+
+def _beginnings(parts: tuple[str, ...]) -> str:
+    """A regex for every beginning of the tag that `parts` spell, the empty one and the whole tag included."""
+    if not parts:
+        return ""
+    head, rest = parts[0], _beginnings(parts[1:])
+    if head == _NUM:  # a beginning of a number is a number
+        return f"(?:{_NUM}{rest})?"
+    cut = "|".join(re.escape(head[:k]) for k in range(1, len(head)))
+    return f"(?:{cut}|{re.escape(head)}{rest})?"
+
+
+_COPY_LINES, _COPY_SPAN = re.compile(_regex(_LINES)), re.compile(_regex(_SPAN))
+_COPY_START = re.compile(_regex(_LINES[:3]))
+_TAG_BEGINNING = re.compile(f"{_beginnings(_LINES)}|{_beginnings(_SPAN)}")
 _BLANK = re.compile(r"\s+")
+
+
+def next_item(source: str, pos: int = 0) -> tuple[Item | None, int]:
+    """The item after the blanks at `pos` and the offset just past it; or (None, where that item starts) when
+    `source` ends before the item is complete (len(source) when only blanks are left). Raises
+    ProgramSyntaxError where no item can start. The one reader of program text: `parse` reads whole programs
+    with it, engine/tracker.py the text still being decoded."""
+    if m := _BLANK.match(source, pos):
+        pos = m.end()
+    if pos == len(source):
+        return None, pos
+    if source.startswith(GEN_OPEN, pos):
+        close = source.find(GEN_CLOSE, pos + len(GEN_OPEN))
+        if close < 0:
+            return None, pos
+        return Gen(source[pos + len(GEN_OPEN):close]), close + len(GEN_CLOSE)
+    if m := _COPY_LINES.match(source, pos):
+        return Copy(int(m[1]), int(m[2])), m.end()
+    if m := _COPY_SPAN.match(source, pos):
+        return CopySpan(*map(int, m.groups())), m.end()
+    if GEN_OPEN.startswith(source[pos:pos + len(GEN_OPEN)]) or _TAG_BEGINNING.fullmatch(source, pos):
+        return None, pos
+    raise _error(source, pos)
+
+
+def copy_start(text: str) -> int | None:
+    """I when `text` is exactly `<copy lines="I-`, the point where a copy's end is still to be written."""
+    return int(m[1]) if (m := _COPY_START.fullmatch(text)) else None
 
 
 def parse(source: str) -> list[Item]:
     items: list[Item] = []
-    pos = 0
-    while pos < len(source):
-        if m := _BLANK.match(source, pos):
-            pos = m.end()
-        elif source.startswith(GEN_OPEN, pos):
-            close = source.find(GEN_CLOSE, pos + len(GEN_OPEN))
-            if close < 0:
-                raise ProgramSyntaxError(source, len(source), '"</gen>" closing the <gen> opened at offset %d' % pos)
-            items.append(Gen(source[pos + len(GEN_OPEN):close]))
-            pos = close + len(GEN_CLOSE)
-        elif m := _COPY_LINES.match(source, pos):
-            items.append(Copy(int(m[1]), int(m[2])))
-            pos = m.end()
-        elif m := _COPY_SPAN.match(source, pos):
-            items.append(CopySpan(*map(int, m.groups())))
-            pos = m.end()
-        elif source.startswith("<copy", pos):
-            raise ProgramSyntaxError(source, pos, '<copy lines="I-J"/> or <copy from="I:A" to="J:B"/> (numbers without leading zeros)')
-        else:
-            raise ProgramSyntaxError(source, pos, '"<copy" or "<gen>"')
+    item, pos = next_item(source)
+    while item is not None:
+        items.append(item)
+        item, pos = next_item(source, pos)
+    if pos < len(source):
+        raise _error(source, pos)
     return items
+
+
+def _error(source: str, pos: int) -> ProgramSyntaxError:
+    """What the item at `pos` lacks: it is unfinished or cannot be an item at all."""
+    if source.startswith(GEN_OPEN, pos):
+        return ProgramSyntaxError(source, len(source), f'"</gen>" closing the <gen> opened at offset {pos}')
+    if source.startswith("<copy", pos):
+        return ProgramSyntaxError(source, pos, '<copy lines="I-J"/> or <copy from="I:A" to="J:B"/> '
+                                               '(numbers without leading zeros)')
+    return ProgramSyntaxError(source, pos, '"<copy" or "<gen>"')
 
 
 def format_item(item: Item) -> str:
     match item:
         case Copy(start, end):
-            return f'<copy lines="{start}-{end}"/>'
+            return f"{COPY_OPEN}{start}-{end}{COPY_CLOSE}"
         case CopySpan(a, b, c, d):
             return f'<copy from="{a}:{b}" to="{c}:{d}"/>'
         case Gen(text):

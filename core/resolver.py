@@ -24,7 +24,8 @@ def resolve(program: str | list[Item], document: str | list[str], monotone: bool
                 out.append(text)
             case Copy(i, j):
                 if not 1 <= i <= j <= n:
-                    raise ResolveError(f"item {k}: lines {i}-{j} outside 1-{n}" if i <= j else f"item {k}: inverted range {i}-{j}")
+                    raise ResolveError(f"item {k}: lines {i}-{j} outside 1-{n}" if i <= j
+                                       else f"item {k}: inverted range {i}-{j}")
                 if monotone and i <= last:
                     raise ResolveError(f"item {k}: lines {i}-{j} overlap or precede line {last}, already copied")
                 out.extend(lines[i - 1:j])

@@ -10,13 +10,13 @@ greedy full regeneration (drafter=None is that plain regeneration).
 import torch
 from transformers import DynamicCache
 
+from copy_as_decode.core.codec import copied_ids
 from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Hooks
 from copy_as_decode.core.program import Copy
 
 from .prompt import text_ids
 from .stats import Stats
 from .text_stream import TextStream
-
 
 CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
 
@@ -68,7 +68,7 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
         stats.sampled, stats.forced = stats.sampled + 1, stats.forced + len(feed) - 1
         for item in tracker.feed(stream.push(feed)):
             if isinstance(item, Copy):  # splice: the copied lines ride along with the tag's last tokens
-                copied = text_ids(tok, "".join(lines[item.start - 1:item.end]))
+                copied = copied_ids(lambda text: text_ids(tok, text), lines, item)
                 feed, stats.spliced = feed + copied, stats.spliced + len(copied)
         if constraint.stopped():
             stats.stop = EOS

@@ -17,7 +17,7 @@ class LineDrafter:
     """
 
     def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = 256):
-        self.tok, self.lines = tok, [l.rstrip("\r\n") for l in split_lines(document)]
+        self.tok, self.lines = tok, [line.rstrip("\r\n") for line in split_lines(document)]
         self.k, self.k_min, self.k_max = k, k_min, k_max
         self.anchor = self.cursor = 0
         self.seen = 0  # output characters already aligned

@@ -1,23 +1,22 @@
 """The local engine: a loaded model (torch + transformers) and its two decodes; `edit()` is engine.front's."""
 import json
-import threading
 import time
 
 import torch
 
 from copy_as_decode.core import grammar
-from copy_as_decode.core.contract import DEFAULT_MODEL, Budget, Hooks
-from copy_as_decode.core.program import Item, format_item
+from copy_as_decode.core.codec import forced_script
+from copy_as_decode.core.contract import DEFAULT_MODEL, Hooks
 
 from . import models, prompt
 from .constraint import Constraint, ProgramConstraint
 from .decode import decode_choice, decode_program, decode_rewrite
 from .drafter import LineDrafter
-from .llama_cpp import ResidentPrefix
 from .front import EditFront
+from .llama_cpp import ResidentPrefix
 from .prefix_cache import PrefixCache
+from .request import DecodePlan
 from .tracker import ProgramTracker
-
 
 QUANTS = ("auto", "gguf", "none")
 
@@ -54,29 +53,29 @@ class Engine(EditFront):
             self.prefill_model = (self.model if self.prefill_dtype == self.dtype else
                                   models.load(model, self.device, self.prefill_dtype)[0])
             self.prefix = PrefixCache(prompt_cache_mb << 20)
-        self.tok_lock = threading.Lock()
+        super().__init__(self.tok, getattr(self.model.config, "max_position_embeddings", 32768), self.trained)
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
-        self.context = getattr(self.model.config, "max_position_embeddings", 32768)
 
-    def _decode_program(self, ids, lines, plan: Budget, forced: list[Item] | None, temperature, hooks: Hooks):
-        script = None
-        if forced is not None:  # each item tokenized alone, so every copy tag ends on a token boundary
-            script = [t for item in forced for t in prompt.text_ids(self.tok, format_item(item))] + [self.eos]
+    def _decode_program(self, plan: DecodePlan):
+        ids, lines, hooks = plan.ids, plan.lines, plan.hooks
+        script = None if plan.forced is None else forced_script(self.encode, plan.forced, self.eos)
         tracker = ProgramTracker()
-        cache, reused, prefill_s = self._start(ids, hooks, plan.limit + len(ids))  # copies: at most the prompt's lines
-        stats = decode_program(self.model, self.tok, ids, lines, ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule),
-                               tracker, self.eos, max_new_tokens=plan.limit, temperature=temperature,
+        # the copies fill positions too: at most the prompt's lines
+        cache, reused, prefill_s = self._start(ids, hooks, plan.budget.limit + len(ids))
+        constraint = ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule)
+        stats = decode_program(self.model, self.tok, ids, lines, constraint, tracker, self.eos,
+                               max_new_tokens=plan.budget.limit, temperature=plan.request.temperature,
                                forced=script, cache=cache, context=self.context, hooks=hooks)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return tracker.items, stats
 
-    def _decode_rewrite(self, ids, fence, document, verified, plan: Budget, hooks: Hooks):
-        drafter = LineDrafter(self.tok, document) if verified else None
-        cache, reused, prefill_s = self._start(ids, hooks, plan.limit + 1)
-        out, text, stats = decode_rewrite(self.model, self.tok, ids, self.eos,
-                                          lambda text: prompt.fence_closed(text, fence), drafter=drafter,
-                                          max_new_tokens=plan.limit, cache=cache, hooks=hooks)
+    def _decode_rewrite(self, plan: DecodePlan):
+        drafter = LineDrafter(self.tok, plan.request.lf) if plan.draft else None
+        cache, reused, prefill_s = self._start(plan.ids, plan.hooks, plan.budget.limit + 1)
+        out, text, stats = decode_rewrite(self.model, self.tok, plan.ids, self.eos,
+                                          lambda text: prompt.fence_closed(text, plan.fence), drafter=drafter,
+                                          max_new_tokens=plan.budget.limit, cache=cache, hooks=plan.hooks)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return out, text, stats
 
@@ -94,3 +93,17 @@ class Engine(EditFront):
         start = time.perf_counter()
         cache, reused = self.prefix.start(self.model, ids, self.prefill_model, positions)
         return cache, reused, time.perf_counter() - start
+
+    # the prompt cache, for benchmarks that time a first and a second edit of a file
+
+    def prefill(self, ids: list[int]) -> int:
+        """Prefill prompt `ids` into the prompt cache; how many of its tokens were there already."""
+        return self.prefix.start(self.model, ids, self.prefill_model)[1]
+
+    def cache_snapshot(self):
+        """What the prompt cache holds now, for `restore_cache`."""
+        return self.prefix.fork()
+
+    def restore_cache(self, snapshot=None) -> None:
+        """The prompt cache as `snapshot` held it (None: empty)."""
+        self.prefix = self.prefix.cold() if snapshot is None else snapshot.fork()

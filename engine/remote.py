@@ -10,12 +10,11 @@ tokenizes like the local tokenizer. The requests themselves are engine/wire.py's
 
 Nothing is applied until the whole edit has succeeded, so a repeated request never applies an edit twice.
 """
-import contextvars
 import os
-import threading
 from dataclasses import dataclass, field
 
-from copy_as_decode.core import contract, gbnf
+from copy_as_decode.core import gbnf
+from copy_as_decode.core.codec import copied_ids, pieces
 from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE
 from copy_as_decode.core.program import Copy, Gen, format_item
 
@@ -25,8 +24,7 @@ from .models import eos_id, load_tokenizer
 from .stats import Stats
 from .text_stream import TextStream
 from .tracker import ProgramTracker
-from .wire import GrammarRefused, ModelMismatch, RemoteError, Wire
-from .wire import APIS, EngineTimeout, EngineUnreachable  # noqa: F401  (importable with the rest of the backend)
+from .wire import APIS, EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteError, Wire  # noqa: F401  (importable with the rest of the backend)
 
 ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
 STOP_COPY = gbnf.COPY_CLOSE
@@ -37,8 +35,6 @@ GEN_LINES = 16
 # that matters for prompts almost surely differ here.
 PROBE = ("def f(x):\n    return x + 1  # ünïcödé ✓ 数字 🙂 0123456789\r\n\t<copy lines=\"12-34\"/><gen>"
          "</gen>\n<|im_start|>assistant\n<|im_end|>")
-# The gen bound of the edit in progress: EditFront hands the decode the prompt, not the instruction.
-_EDIT_GEN_LINES: contextvars.ContextVar[int | None] = contextvars.ContextVar("gen_lines", default=None)
 
 
 @dataclass
@@ -64,43 +60,36 @@ class RemoteEngine(EditFront):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)
         if not endpoint:
             raise ValueError(f"the remote backend needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
-        self.tok = tokenizer if tokenizer is not None else load_tokenizer(model)
-        self.eos = eos_id(self.tok)
-        self.tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
+        tok = tokenizer if tokenizer is not None else load_tokenizer(model)
+        self.eos = eos_id(tok)
         # Programs end with the chat end token only, as under the local grammar; engines also end on the other
         # end-of-generation tokens (Qwen: <|endoftext|>, <|file_sep|>, ...), which a model may rank higher.
-        self._other_specials = sorted({i for i, t in self.tok.added_tokens_decoder.items() if t.special} - {self.eos})
+        self._other_specials = sorted({i for i, t in tok.added_tokens_decoder.items() if t.special} - {self.eos})
         self.wire = Wire(endpoint, api=api, api_key=api_key, timeout=timeout, retries=retries,
                          served_model=served_model, model=model, grammar_param=grammar_param,
-                         eog={self.eos, self.tok.eos_token_id, self.tok.pad_token_id} - {None})
-        self.base, self.api, self.context = self.wire.base, self.wire.api, self.wire.context
+                         eog={self.eos, tok.eos_token_id, tok.pad_token_id} - {None})
+        # trained: never, the engine's own programs ran slower than its rewrite (docs/scale-out.md)
+        super().__init__(tok, self.wire.context, trained=False)
+        self.base, self.api = self.wire.base, self.wire.api
         self.served_model = self.wire.served_model
         self.model_name = f"{self.served_model} @ {self.base}"
         self.speculative = self.wire.speculative()
         self.gen_lines, self.tags_in_gen = gen_lines, tags_in_gen
-        self.trained = False  # the engine's own programs ran slower than its rewrite (docs/scale-out.md)
         self.device, self.dtype = f"remote ({self.api})", "remote"
         self.tokenizer_verified = self._verify_tokenizer() if verify_tokenizer else False
 
-    def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, **kwargs):
-        """engine.front's `edit()`; lines of the instruction (code to insert) raise this edit's gen bound."""
-        bound = None if self.gen_lines is None else self.gen_lines + instruction.count("\n")
-        token = _EDIT_GEN_LINES.set(bound)
-        try:
-            return super().edit(document, instruction, selector, **kwargs)
-        finally:
-            _EDIT_GEN_LINES.reset(token)
-
     # ---- programs ------------------------------------------------------------------------------------------
 
-    def _decode_program(self, ids, lines, plan, forced, temperature, hooks):
-        if forced is not None:
-            return self._forced(ids, lines, forced, hooks)
-        return self._grammar(ids, lines, plan.limit, temperature, hooks)
+    def _decode_program(self, plan):
+        if plan.forced is not None:
+            return self._forced(plan.ids, plan.lines, plan.forced, plan.hooks)
+        # lines of the instruction (code to insert) raise the edit's gen bound
+        gen_lines = None if self.gen_lines is None else self.gen_lines + plan.request.instruction.count("\n")
+        return self._grammar(plan.ids, plan.lines, plan.budget.limit, plan.request.temperature, plan.hooks, gen_lines)
 
-    def _grammar(self, ids, lines, max_new_tokens, temperature, hooks):
+    def _grammar(self, ids, lines, max_new_tokens, temperature, hooks, gen_lines):
         run = _Run(Stats(prompt_tokens=len(ids), budget=max_new_tokens, stop=CAP), list(ids))
-        tracker, stream, gen_lines = ProgramTracker(), TextStream(self.tok), _EDIT_GEN_LINES.get()
+        tracker, stream = ProgramTracker(), TextStream(self.tok)
         while run.stats.sampled < max_new_tokens:
             hooks.check()
             state = self._state(tracker)
@@ -165,8 +154,7 @@ class RemoteEngine(EditFront):
                     raise GrammarRefused(f"the engine wrote {format_item(item)} after line {last} of "
                                          f"{len(lines)}: it does not apply the grammar")
                 last = item.end
-                # Tokenized alone: a whole-document tokenization can merge across line ends.
-                copied = self.encode("".join(lines[item.start - 1:item.end]))
+                copied = copied_ids(self.encode, lines, item)
                 run.seq += copied
                 run.stats.spliced += len(copied)
 
@@ -184,15 +172,13 @@ class RemoteEngine(EditFront):
             elif not isinstance(item, Gen):
                 raise gbnf.ProgramStateError(f"program outside the grammar: item {k} is a span copy")
         run = _Run(Stats(prompt_tokens=len(ids)), list(ids))
-        for item in items:
+        for item, toks, copied in pieces(self.encode, items, lines):
             hooks.check()
-            toks = self.encode(format_item(item))  # each item alone, so every copy tag ends on a token boundary
             run.seq += toks
             run.program += toks
             run.stats.sampled += len(toks)
             if isinstance(item, Copy):
                 self._complete(run, 0, 0.0, None, [])  # evaluates up to the tag, as decoding it would have
-                copied = self.encode("".join(lines[item.start - 1:item.end]))
                 run.seq += copied
                 run.stats.spliced += len(copied)
                 hooks.progress(run.stats, "")
@@ -202,11 +188,11 @@ class RemoteEngine(EditFront):
 
     # ---- rewrites ------------------------------------------------------------------------------------------
 
-    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
-        run = _Run(Stats(prompt_tokens=len(ids), budget=plan.limit), list(ids))
+    def _decode_rewrite(self, plan):
+        run, hooks = _Run(Stats(prompt_tokens=len(plan.ids), budget=plan.budget.limit), list(plan.ids)), plan.hooks
         hooks.check()
-        close = "\n" + fence + "\n"  # engines leave the stop string out of the text
-        c = self._complete(run, plan.limit, 0.0, None, [close])
+        close = "\n" + plan.fence + "\n"  # engines leave the stop string out of the text
+        c = self._complete(run, plan.budget.limit, 0.0, None, [close])
         # "stop": llama-server's OpenAI route does not say whether the fence or the end token stopped it.
         run.stats.stop = {"eos": EOS, "word": FENCE, "stop": FENCE}.get(c.stop, CAP)
         # As locally: tokens the engine's drafts supplied are spliced, the rest sampled one forward each.

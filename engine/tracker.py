@@ -1,35 +1,33 @@
 """Follows the program text as it is decoded and reports each item the moment it completes."""
-import re
-
-from copy_as_decode.core.program import GEN_CLOSE, GEN_OPEN, Copy, Gen, Item
-
-_COPY = re.compile(r'\s*<copy lines="([0-9]+)-([0-9]+)"/>')
+from copy_as_decode.core.program import GEN_OPEN, Item, ProgramSyntaxError, next_item
 
 
 class ProgramTracker:
+    """Reads with core/program.py's own reader, so it completes exactly the items `parse` would read."""
+
     def __init__(self):
         self.text = ""
         self.done = 0  # offset just past the last complete item
         self.items: list[Item] = []
+        self._next = 0  # where the item being written starts, past the blanks after `done`
 
     @property
     def outside_gen(self) -> bool:
-        return not self.text[self.done:].lstrip().startswith(GEN_OPEN)
+        return not self.text.startswith(GEN_OPEN, self._next)
 
     def feed(self, piece: str) -> list[Item]:
         """Append decoded text; return the items it completed (a copy completes exactly at its "/>")."""
         self.text += piece
         completed = []
         while True:
-            rest = self.text[self.done:]
-            body = rest.lstrip()
-            if m := _COPY.match(rest):
-                completed.append(Copy(int(m[1]), int(m[2])))
-                self.done += m.end()
-            elif body.startswith(GEN_OPEN) and (k := body.find(GEN_CLOSE, len(GEN_OPEN))) >= 0:
-                completed.append(Gen(body[len(GEN_OPEN):k]))
-                self.done += len(rest) - len(body) + k + len(GEN_CLOSE)
-            else:
+            try:
+                item, end = next_item(self.text, self.done)
+            except ProgramSyntaxError as e:  # text no program continues: nothing completes after it
+                item, end = None, e.offset
+            if item is None:
+                self._next = end
                 break
+            completed.append(item)
+            self.done = end
         self.items += completed
         return completed

@@ -140,7 +140,7 @@ class Wire:
                     last = RemoteError(f"{url}: HTTP {e.code}: {detail}")
                     continue
                 raise _classify(url, e.code, detail) from None
-            except (TimeoutError, socket.timeout) as e:
+            except TimeoutError as e:
                 last = EngineTimeout(f"{url}: no answer within {self.timeout:g} s ({e or 'timed out'}); "
                                      f"raise the time-out or check the engine's load")
             except urllib.error.URLError as e:

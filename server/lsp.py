@@ -29,7 +29,7 @@ from copy_as_decode.core.document import with_line_endings
 from . import positions
 from .edit_request import EditRequest, Outcome, range_json
 from .settings import SECTION, Settings
-from .worker_client import (Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError)
+from .worker_client import Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError
 
 NAME = "copy-as-decode"
 EDIT_COMMAND = "copyAsDecode.edit"

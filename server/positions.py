@@ -5,9 +5,9 @@ negotiated encoding's code units (UTF-16 unless the client offered UTF-8 or UTF-
 "\\n" only and characters in code points. Everything is converted through code-point offsets into the
 document, so the two line conventions never need to agree; the unit counting is pygls's position codec.
 """
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
-import re
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec

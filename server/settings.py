@@ -3,8 +3,9 @@ import shlex
 import sys
 from dataclasses import dataclass, field, fields, replace
 
-from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, SELECTORS
+from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR
 from copy_as_decode.engine.models import NAMES, TINY
+from copy_as_decode.engine.selectors import OFFERED
 
 SECTION = "copyAsDecode"
 BUILTIN_MODELS = (*NAMES, TINY)  # whose context is known before a worker runs
@@ -111,8 +112,8 @@ def _check(key: str, name: str, value):
         raise SettingsError(f"{SECTION}.{key} must be a string")
     if name in ("model", "selector") and not value:
         raise SettingsError(f"{SECTION}.{key} must not be empty")
-    if name == "selector" and value not in SELECTORS:
-        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(SELECTORS)}")
+    if name == "selector" and value not in OFFERED:
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(OFFERED)}")
     if name == "quant" and value not in ("", *QUANTS):
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(QUANTS)} (or empty: the worker's default)")
     if name == "review" and value not in REVIEW:

@@ -17,8 +17,8 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from copy_as_decode.core.contract import E_CANCELLED as CANCELLED
 
@@ -142,7 +142,7 @@ class WorkerClient:
         rc = await proc.wait()
         try:  # its last stderr lines say why it stopped
             await asyncio.wait_for(asyncio.shield(stderr_task), 1.0)
-        except (asyncio.TimeoutError, Exception):
+        except (TimeoutError, Exception):
             pass
         self._exited(proc, rc)
 
@@ -201,7 +201,7 @@ class WorkerClient:
                     try:
                         await asyncio.wait_for(proc.wait(), timeout)
                         break
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         continue
             await self._reap()
 

@@ -50,7 +50,7 @@ def python_bug(text: str, bug_type: str, rng: random.Random) -> str | None:
                     continue
                 cands += [f.replace(t, rng.choice(_PY_OPS[t.string]))]
     elif bug_type == "value misuse":
-        for k, t in toks:
+        for _, t in toks:
             if t.type == tokenize.NUMBER and re.fullmatch(r"[0-9]+", t.string):
                 v = int(t.string)
                 cands.append(f.replace(t, str(rng.choice([v + 1, v - 1] if v > 1 else [v + 1]))))

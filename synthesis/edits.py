@@ -11,7 +11,6 @@ from copy_as_decode.core.document import split_lines
 from .sources import Snippet
 from .syntax import PyFunc, valid_python
 
-
 # ------------------------------------------------------------------------------------------ code edits
 
 def _tick(s: str) -> str:

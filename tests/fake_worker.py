@@ -30,8 +30,15 @@ import threading
 import time
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import (BAD_PARAMS, BAD_PROGRAM, E_CANCELLED, ENGINE_ERROR, INCOMPLETE, NO_METHOD,
-                                          PARSE_ERROR)
+from copy_as_decode.core.contract import (
+    BAD_PARAMS,
+    BAD_PROGRAM,
+    E_CANCELLED,
+    ENGINE_ERROR,
+    INCOMPLETE,
+    NO_METHOD,
+    PARSE_ERROR,
+)
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, parse
 from copy_as_decode.core.resolver import ResolveError, resolve

@@ -1,7 +1,5 @@
 """An engine front with a scripted model in place of one: the tests of the edit front's rules (stop reasons,
 windows, the head/tail rule) without a model run."""
-import threading
-
 from copy_as_decode.core.contract import EOS, FENCE
 from copy_as_decode.engine.front import EditFront
 from copy_as_decode.engine.stats import Stats
@@ -12,17 +10,17 @@ class ScriptedFront(EditFront):
     sequence, or with `fenced` by closing its block; records the documents and the prompts it was shown.
     `choice`: what `_choose` answers (name, probability), as a model's pick of a window from the outline."""
 
-    trained, context = False, 32768
-
     def __init__(self, tok, answer, fenced: bool = False, choice=None):
-        self.tok, self.tok_lock, self.answer, self.fenced, self.choice = tok, threading.Lock(), answer, fenced, choice
+        super().__init__(tok, context=32768, trained=False)
+        self.answer, self.fenced, self.choice = answer, fenced, choice
         self.seen, self.prompts, self.options = [], [], None
 
-    def _decode_rewrite(self, ids, fence, document, verified, plan, hooks):
+    def _decode_rewrite(self, plan):
+        document, fence, hooks = plan.request.lf, plan.fence, plan.hooks
         self.seen.append(document)
-        self.prompts.append(self.tok.decode(ids))
+        self.prompts.append(self.tok.decode(plan.ids))
         text = self.answer(document) if callable(self.answer) else self.answer
-        stats = Stats(stop=FENCE if self.fenced else EOS, sampled=3, budget=plan.limit)
+        stats = Stats(stop=FENCE if self.fenced else EOS, sampled=3, budget=plan.budget.limit)
         hooks.progress(stats, "")
         return [], text + (fence + "\n" if self.fenced else ""), stats
 

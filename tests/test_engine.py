@@ -4,9 +4,20 @@ import random
 
 import pytest
 import torch
+from scripted_front import ScriptedFront
 from transformers import DynamicCache
 
-from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, PARTIAL, Cancelled, ContextError, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import (
+    CAP,
+    CONTEXT,
+    EOS,
+    FENCE,
+    PARTIAL,
+    Cancelled,
+    ContextError,
+    Hooks,
+    IncompleteEdit,
+)
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program, parse
@@ -14,7 +25,6 @@ from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import prompt
 from copy_as_decode.engine.decode import decode_rewrite, forward
 from copy_as_decode.engine.drafter import LineDrafter
-from scripted_front import ScriptedFront
 
 
 def cut_off(engine, *args, **kwargs) -> IncompleteEdit:

@@ -6,9 +6,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from copy_as_decode.bench import corpora
-from copy_as_decode.bench.formats import (DIVIDER, FORMATS, HEAD, UPDATED, FormatError, apply_search_replace,
-                                          apply_udiff, has_marker_line, parse_search_replace, to_search_replace,
-                                          to_udiff)
+from copy_as_decode.bench.formats import (
+    DIVIDER,
+    FORMATS,
+    HEAD,
+    UPDATED,
+    FormatError,
+    apply_search_replace,
+    apply_udiff,
+    has_marker_line,
+    parse_search_replace,
+    to_search_replace,
+    to_udiff,
+)
 from copy_as_decode.core.document import split_lines
 
 

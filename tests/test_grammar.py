@@ -6,13 +6,13 @@ import time
 
 import llguidance.hf
 import pytest
+from test_oracle import humanevalfix_pairs
 
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.grammar import NUMBERED_GRAMMAR_MAX_LINES, _number_regex, program_grammar, program_matcher
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program
 from copy_as_decode.core.resolver import ResolveError, resolve
-from test_oracle import humanevalfix_pairs
 
 N_VOCAB = 151936  # Qwen2.5's model vocabulary (the tokenizer's is smaller)
 
@@ -81,9 +81,9 @@ def test_single_copies_exactly_the_valid_ranges(matchers, run, n):
 def test_two_copies_must_move_forward_without_overlap(matchers, run, n):
     m = matchers(n)
     values = sorted({0, 1, 2, 3, n - 1, n, n + 1})
-    for i, j, k, l in itertools.product(values, repeat=4):
-        text = f'<copy lines="{i}-{j}"/>\n<gen>x</gen><copy lines="{k}-{l}"/>'
-        assert run(m, text)[1] == (1 <= i <= j < k <= l <= n), text
+    for i, j, i2, j2 in itertools.product(values, repeat=4):
+        text = f'<copy lines="{i}-{j}"/>\n<gen>x</gen><copy lines="{i2}-{j2}"/>'
+        assert run(m, text)[1] == (1 <= i <= j < i2 <= j2 <= n), text
 
 
 @pytest.mark.parametrize("n, text, rejected_after", [

@@ -1,8 +1,8 @@
 """Grammar variants (core/grammar.py RULES): what each one accepts, next to the default."""
 import pytest
+from test_grammar import lltok, run  # noqa: F401 (fixtures)
 
 from copy_as_decode.core.grammar import RULES, program_matcher
-from test_grammar import lltok, run  # noqa: F401 (fixtures)
 
 
 @pytest.mark.parametrize("text, default, cover_to_end", [

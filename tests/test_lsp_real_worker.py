@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_lsp_server import URI, UTF16, edit, session
 
 ROOT = Path(__file__).resolve().parent.parent

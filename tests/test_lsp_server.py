@@ -140,7 +140,8 @@ def converter():
         is_command = isinstance(obj, dict) and isinstance(obj.get("command"), str)
         return conv.structure(obj, t.Command if is_command else t.CodeAction)
 
-    conv.register_structure_hook(Union[t.Command, t.CodeAction], command_or_action)
+    # the hook is looked up by the typing.Union object lsprotocol's converter builds, not by `A | B`
+    conv.register_structure_hook(Union[t.Command, t.CodeAction], command_or_action)  # noqa: UP007
     return conv
 
 

@@ -13,7 +13,7 @@ from lsprotocol import types as t
 from copy_as_decode.core.text_edits import text_edits
 from copy_as_decode.server import positions
 from copy_as_decode.server.settings import Settings
-from copy_as_decode.server.worker_client import (Cancelled, Superseded, WorkerClient, WorkerCrashed, WorkerError)
+from copy_as_decode.server.worker_client import Cancelled, Superseded, WorkerClient, WorkerCrashed, WorkerError
 
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "fake_worker.py")]
 UTF8, UTF16, UTF32 = t.PositionEncodingKind.Utf8, t.PositionEncodingKind.Utf16, t.PositionEncodingKind.Utf32

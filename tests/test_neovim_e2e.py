@@ -7,9 +7,8 @@ import shutil
 import subprocess
 
 import pytest
+from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, VENV_BIN, cli_result, copy_as_decode_exe, read_report
 
-from editor_e2e import (E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, VENV_BIN, cli_result, copy_as_decode_exe,
-                        read_report)
 
 def nvim_exe():
     return shutil.which("nvim", path=os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]))

@@ -8,10 +8,19 @@ import pytest
 
 from copy_as_decode.core import oracle
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.oracle import (COPY_TAG_TOKENS, GEN_TAG_TOKENS, copied_fraction, estimate_tokens,
-                                        line_oracle, matching_runs, split_pieces, token_oracle)
+from copy_as_decode.core.oracle import (
+    COPY_TAG_TOKENS,
+    GEN_TAG_TOKENS,
+    copied_fraction,
+    estimate_tokens,
+    line_oracle,
+    matching_runs,
+    split_pieces,
+    token_oracle,
+)
 from copy_as_decode.core.program import Copy, CopySpan, Gen
 from copy_as_decode.core.resolver import resolve
+
 
 def humanevalfix_pairs():
     from copy_as_decode.bench.corpora import load

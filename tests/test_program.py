@@ -1,8 +1,7 @@
 """The program language: parser, error reports, canonical printer."""
 import pytest
 
-from copy_as_decode.core.program import (Copy, CopySpan, Gen, ProgramSyntaxError, format_item, format_program,
-                                         parse)
+from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, format_item, format_program, parse
 
 
 def test_parse_every_item_kind_with_blanks_between():

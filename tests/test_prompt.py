@@ -23,7 +23,7 @@ def test_worked_examples_are_valid_programs_with_edits_at_different_lines(qwen_t
     ll = llguidance.hf.from_tokenizer(qwen_tokenizer, n_vocab=151936,
                                       eos_token=qwen_tokenizer.convert_tokens_to_ids("<|im_end|>"))
     first_copies = set()
-    for instruction, doc, program in prompt.PROGRAM_EXAMPLES:
+    for _, doc, program in prompt.PROGRAM_EXAMPLES:
         lines = split_lines(doc)
         items = parse(program)
         assert resolve(items, lines) != doc

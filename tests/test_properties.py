@@ -3,13 +3,13 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_grammar import lltok, matchers, run  # noqa: F401 (fixtures)
 
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle, token_oracle
 from copy_as_decode.core.program import format_program
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.core.text_edits import apply_text_edits, text_edits
-from test_grammar import lltok, matchers, run  # noqa: F401 (fixtures)
 
 LONG = "the resolver copies the named lines verbatim and inserts generated text between them, byte for byte"
 body = st.one_of(st.sampled_from(["", "x = 1", "    return x", "é😀 ü", "}", "</gen>"]),

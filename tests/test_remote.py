@@ -28,8 +28,7 @@ from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import engine_process, llama_server, models, wire
-from copy_as_decode.engine.remote import (EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch,
-                                          RemoteEngine)
+from copy_as_decode.engine.remote import EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteEngine
 from copy_as_decode.engine.tracker import ProgramTracker
 
 MODEL = "qwen2.5-coder-0.5b"
@@ -222,7 +221,8 @@ def test_stop_inside_a_gen_body_continues_the_gen(fake, qwen_tokenizer):
     assert r.program == '<gen><br class="a"/>\n</gen><copy lines="1-2"/><gen>x</gen>'
     assert r.text == '<br class="a"/>\n<p>\nhello\nx'
     first, second, third = fake.completions()
-    assert second["grammar"].startswith("root ::= b0x0\n")           # still inside the gen body, no line yet
+    assert second["grammar"].startswith("root ::= genrest aftergen\n")  # still inside the gen body ...
+    assert 'genrest ::= (gtext ("\\n" gb15)? "</gen>")' in second["grammar"]  # ... no line yet, 15 more to go
     assert [151643, False] in first["logit_bias"]                    # programs end with <|im_end|> only
     assert second["prompt"] == first["prompt"] + qwen_tokenizer.encode('<gen><br class="a"/>')
     copied = qwen_tokenizer.encode("<p>\nhello\n")
@@ -493,10 +493,10 @@ def test_local_and_remote_greedy_choices_agree_up_to_near_ties(engine, monkeypat
     if not models.is_installed(MODEL):
         pytest.skip(f"{MODEL} not installed for the local engine")
     import torch
+    from transformers import DynamicCache
 
     from copy_as_decode.engine.constraint import ProgramConstraint
     from copy_as_decode.engine.decode import TextStream, forward
-    from transformers import DynamicCache
     spy = Spy(engine, monkeypatch)
     case = _cases()[0]
     program, _ = attempt(engine, case.before, case.instruction, "grammar", max_new_tokens=48)

@@ -6,7 +6,6 @@ import json
 import sys
 
 import pytest
-
 from editor_e2e import FIXTURES, ROOT
 from test_neovim_e2e import run_neovim
 from test_vscode_e2e import run_vscode

@@ -2,9 +2,9 @@
 import time
 
 import pytest
+from test_oracle import synthetic
 
 from copy_as_decode.core.text_edits import TextEdit, apply_text_edits, text_edits
-from test_oracle import synthetic
 
 
 def check(old, new):

@@ -11,7 +11,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, cli_result, copy_as_decode_exe, read_report
 
 TOOLS = ROOT / ".tools"

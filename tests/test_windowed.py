@@ -1,11 +1,10 @@
-"""The windowed edit (engine/windowed.py) through the one edit front, with a scripted decoder in place of a
+"""The windowed edit (engine/selectors/windowed.py) through the one edit front, with a scripted decoder in place of a
 model: which text each window prompt gets, what comes back, and that nothing outside the windows changes."""
 import pytest
+from scripted_front import ScriptedFront
 
 from copy_as_decode.core.contract import Hooks, IncompleteEdit
 from copy_as_decode.core.resolver import resolve
-
-from scripted_front import ScriptedFront
 
 FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))
 DOC = ("import os\n\n\nclass Store:\n    def get(self, key):\n        return self.items[key]\n\n\n"

@@ -43,8 +43,7 @@ def repair_replacements(items: list[Item], lines: list[str], ratio: float = RATI
 
 def analyse(report_path: Path, corpus: str, run_tests: bool = True) -> dict:
     """Failure modes of one `bench edit` JSON, and exact/passed after repair_replacements."""
-    from copy_as_decode.bench.corpora import load
-    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.bench.corpora import load, user_file
     from copy_as_decode.bench.functional import passes
     report = json.loads(Path(report_path).read_text())
     cases = {c.id: c for c in load(corpus)}

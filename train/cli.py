@@ -109,6 +109,7 @@ def run(args) -> int:
         return run_data(args)
     if args.action == "export":
         from copy_as_decode.engine.models import ADAPTERS
+
         from .export import export
         out = Path(args.out) if args.out else ADAPTERS / args.name
         shipped = export(Path(args.adapter), out)

@@ -39,8 +39,14 @@ from copy_as_decode.synthesis.bugs import BUG_TYPES, bug_hint, fix_instruction, 
 from copy_as_decode.synthesis.decontaminate import decontaminate, decontaminate_long, distinctive, touches_evaluation
 from copy_as_decode.synthesis.edits import function_move, js_edit, prose_edit, python_edit
 from copy_as_decode.synthesis.long_edits import localized, long_edit
-from copy_as_decode.synthesis.sources import (MAX_LINES, Snippet, js_functions, long_files, prose_chunks,
-                                             python_functions)
+from copy_as_decode.synthesis.sources import (
+    MAX_LINES,
+    Snippet,
+    js_functions,
+    long_files,
+    prose_chunks,
+    python_functions,
+)
 
 DATA_VERSION = 3  # docs/training.md, "Data versions"
 # Share of each source in a generated set: Python bug fixing leads (the main evaluation), JavaScript bugs

@@ -2,8 +2,8 @@
 
 The engine (engine/decode.py, forced-program mode) feeds: the program prompt; then each program item
 tokenized on its own; right after a copy tag's last token, the copied lines tokenized in isolation;
-finally it stops at the chat end token. A training sequence is built the same way so that the model
-learns in the very context it will decode in:
+finally it stops at the chat end token. A training sequence is built from the same tokens (core/codec.py)
+so that the model learns in the very context it will decode in:
 
     input_ids = prompt + item_1 [+ copied_1] + item_2 [+ copied_2] ... + <|im_end|>
     labels    = -100 on the prompt and on every copied token; the token itself everywhere else
@@ -12,8 +12,9 @@ so the loss falls only on tokens the model samples: the program text and its fin
 """
 from dataclasses import dataclass
 
+from copy_as_decode.core.codec import pieces
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.program import Copy, Gen, format_item, parse
+from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.engine import models, prompt
 
 IGNORE = -100
@@ -35,16 +36,12 @@ def serialize(tok, instruction: str, document: str, program: str, eos: int | Non
     ids = prompt.program_prompt(tok, lines, instruction)
     labels = [IGNORE] * len(ids)
     n = len(ids)
-    for item in parse(program):
-        if not isinstance(item, (Copy, Gen)):
-            raise ValueError(f"the engine's programs have line copies and gens only, not {item}")
-        sampled = prompt.text_ids(tok, format_item(item))
-        ids += sampled
-        labels += sampled
-        if isinstance(item, Copy):
-            copied = prompt.text_ids(tok, "".join(lines[item.start - 1:item.end]))
-            ids += copied
-            labels += [IGNORE] * len(copied)
+    items = parse(program)
+    if span := next((item for item in items if not isinstance(item, (Copy, Gen))), None):
+        raise ValueError(f"the engine's programs have line copies and gens only, not {span}")
+    for _, sampled, copied in pieces(lambda text: prompt.text_ids(tok, text), items, lines):
+        ids += sampled + copied
+        labels += sampled + [IGNORE] * len(copied)
     end = models.eos_id(tok) if eos is None else eos
     ids.append(end)
     labels.append(end)

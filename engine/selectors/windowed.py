@@ -12,13 +12,14 @@ the windows can change. Every window must finish, and none may drop its own head
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import asks_deletion, skipped_end
-from copy_as_decode.core.document import split_lines, with_line_endings
+from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Item, format_program
 from copy_as_decode.core.resolver import resolve
 
-from . import prompt
-from .stats import Stats
+from .. import prompt
+from ..stats import Stats
+from . import Selector
 
 
 class _Labelled(Hooks):
@@ -59,18 +60,17 @@ def _trailing_blanks(text: str) -> int:
     return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
 
 
-def edit(front, document: str, instruction: str, explicit: int | None, hooks: Hooks,
-         selection: tuple[int, int] | None = None, language: str | None = None):
+def edit(front, request):
     """-> engine.front.EditResult; the whole file (`verified`) when no window is found, and stats say why."""
-    from .front import EditResult
-    lf = document.replace("\r\n", "\n")
-    lines = split_lines(lf)
-    plan = windows.find(lf, instruction, selection, language)
+    from ..front import EditResult
+    instruction, explicit, hooks = request.instruction, request.max_new_tokens, request.hooks
+    lines = split_lines(request.lf)
+    plan = windows.find(request.lf, instruction, request.lines, request.language)
     if plan.unnamed:
         plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
         try:
-            result = front._rewrite(document, instruction, True, explicit, hooks)
+            result = front._rewrite(request, draft=True)
         except IncompleteEdit as e:
             e.stats.selector, e.stats.windows = "verified", f"whole file: {plan.reason}"
             raise
@@ -83,7 +83,7 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
         label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
         left = None if explicit is None else max(1, explicit - total.sampled)
         try:
-            r = front._rewrite(dedent(old, indent), instruction, True, left, _Labelled(hooks, label))
+            r = front._rewrite(request.part(dedent(old, indent), left, _Labelled(hooks, label)), draft=True)
         except IncompleteEdit as e:
             e.stats.windows = label
             raise
@@ -101,8 +101,7 @@ def edit(front, document: str, instruction: str, explicit: int | None, hooks: Ho
         after = w.end + 1
     if after <= len(lines):
         items.append(Copy(after, len(lines)))
-    new = with_line_endings(document, resolve(items, lines))
-    return EditResult(new, format_program(_joined(items)), total)
+    return EditResult(request.restore(resolve(items, lines)), total, program=format_program(_joined(items)))
 
 
 def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
@@ -132,3 +131,7 @@ def _joined(items: list[Item]) -> list[Item]:
         else:
             out.append(item)
     return out
+
+
+WINDOWED = Selector("windowed", "`verified` on the functions, classes or sections the instruction names; the rest "
+                                "is copied without a forward pass", edit)

@@ -1,0 +1,53 @@
+"""What an edit is asked (EditRequest), and what one decode of it is handed (DecodePlan).
+
+The front builds the request once: the document's line endings are read there and nowhere else (`lf` is the
+document as every prompt, window and rewrite sees it; `restore` gives a result the document's endings back).
+Selectors (engine/selectors/) turn a request into decodes, each with its own plan.
+"""
+from dataclasses import dataclass, field, replace
+
+from copy_as_decode.core.contract import Budget, Hooks
+from copy_as_decode.core.document import with_line_endings
+from copy_as_decode.core.program import Item
+
+
+@dataclass(frozen=True)
+class EditRequest:
+    document: str
+    instruction: str
+    selector: str
+    program: str | None = None          # `forced`: the program to feed
+    max_new_tokens: int | None = None   # an explicit budget (None: from the document)
+    temperature: float = 0.0
+    hooks: Hooks = field(default_factory=Hooks)
+    lines: tuple[int, int] | None = None  # the editor's selection (1-based, inclusive): a windowed edit's window
+    language: str | None = None         # python, javascript or markdown; None: read from the document
+
+    @property
+    def lf(self) -> str:
+        return self.document.replace("\r\n", "\n")
+
+    def restore(self, text: str) -> str:
+        """`text`, written with "\\n", in the document's line endings."""
+        return with_line_endings(self.document, text)
+
+    def part(self, document: str, max_new_tokens: int | None, hooks: Hooks) -> "EditRequest":
+        """The same instruction on a part of the document (a window), with what is left of the budget."""
+        return replace(self, document=document, max_new_tokens=max_new_tokens, hooks=hooks, lines=None)
+
+
+@dataclass(frozen=True)
+class DecodePlan:
+    """One decode: the prompt, its budget and the request it serves; a rewrite's fence and whether it drafts
+    from the document, or a program's input lines and the items to feed instead of choosing."""
+    request: EditRequest
+    ids: list[int]
+    budget: Budget
+    fence: str | None = None
+    draft: bool = False
+    lines: list[str] | None = None
+    forced: list[Item] | None = None
+
+    @property
+    def hooks(self) -> Hooks:
+        return self.request.hooks

@@ -1,0 +1,35 @@
+"""The selectors: how an edit's program is chosen. One module each (or per idea), one entry in SELECTORS.
+
+The CLI's `--selector`, the worker, the language server's `selector` setting, the VS Code setting
+(extension-vscode/package.json, kept in step by scripts/sync-vscode-settings.py) and `bench edit` all read
+this registry, so a new selector is a new module here and its entry below.
+"""
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from copy_as_decode.core.contract import AUTO
+
+
+@dataclass(frozen=True)
+class Selector:
+    name: str
+    help: str  # one line, for the CLI, the editor settings and the docs
+    run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.front.EditResult
+    program: bool = False  # decodes a copy/gen program (its prompt shows numbered lines)
+    offered: bool = True   # False: a given program fed through the engine (tests, benchmarks), not the model's answer
+
+
+def _registry() -> dict[str, Selector]:
+    from . import program, rewrite, windowed
+    return {s.name: s for s in (windowed.WINDOWED, program.GRAMMAR, rewrite.VERIFIED, rewrite.FULL, program.FORCED)}
+
+
+SELECTORS = _registry()
+AUTO_HELP = "`grammar` for a model trained to write programs (a LoRA adapter), else `windowed`"
+OFFERED = (AUTO, *(name for name, s in SELECTORS.items() if s.offered))  # what users choose
+
+
+def get(name: str) -> Selector:
+    if name not in SELECTORS:
+        raise ValueError(f"unknown selector {name!r}; choose one of {', '.join((AUTO, *SELECTORS))}")
+    return SELECTORS[name]

@@ -1,0 +1,20 @@
+"""Copy/gen programs: `grammar` lets the model write one under the grammar (copies spliced into the KV cache);
+`forced` feeds a given program through the same loop (tests and benchmarks of the mechanism)."""
+from copy_as_decode.core.program import parse
+
+from . import Selector
+
+
+def _grammar(front, request):
+    return front._program(request, None)
+
+
+def _forced(front, request):
+    if request.program is None:
+        raise ValueError("selector `forced` needs a program")
+    return front._program(request, parse(request.program))
+
+
+GRAMMAR = Selector("grammar", "the model writes a copy/gen program under the grammar; copied lines cost one "
+                              "forward", _grammar, program=True)
+FORCED = Selector("forced", "a given program fed through the engine", _forced, program=True, offered=False)
