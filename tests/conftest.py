@@ -1,4 +1,9 @@
+import os
+
 import pytest
+
+# the model hubs are unreachable here: an unknown model name fails at once instead of after the hub's retries
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")
