@@ -41,6 +41,7 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
     assert "grammar-cold" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # minutes: every selector over a bucketed corpus, out of the fast lane
 def test_edit_bench_runs_a_corpus_file_by_bucket_with_a_cost_curve(tmp_path, capsys):
     from copy_as_decode.bench.corpora import node
     module = "def area(w, h):\n    return w * h\n"

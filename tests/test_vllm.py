@@ -12,6 +12,7 @@ from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import models, vllm_server
 from copy_as_decode.engine.remote import RemoteEngine
 
+pytestmark = pytest.mark.slow  # a vLLM server loads and compiles for minutes
 MODEL = "qwen2.5-coder-0.5b"
 
 
