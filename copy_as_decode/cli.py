@@ -74,7 +74,7 @@ def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = Fals
     """The model and backend options; several_quants: `--quant` takes a list (a benchmark runs each)."""
     p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
-    p.add_argument("--quant", choices=("auto", "gguf", "none"), nargs="+" if several_quants else None,
+    p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
                    default=["none", "gguf"] if several_quants else "auto",
                    help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
                         "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "

@@ -12,6 +12,8 @@ from typing import Protocol
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
 # the selectors themselves are a registry: engine/selectors/
+# how the weights run (engine/engine.py): the GGUF as it ships on llama.cpp, dequantized on torch, or chosen
+QUANTS = ("auto", "gguf", "none")
 DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 

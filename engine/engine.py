@@ -6,7 +6,7 @@ import torch
 
 from copy_as_decode.core import grammar
 from copy_as_decode.core.codec import forced_script
-from copy_as_decode.core.contract import DEFAULT_MODEL, Hooks
+from copy_as_decode.core.contract import DEFAULT_MODEL, QUANTS, Hooks
 
 from . import models, prompt
 from .constraint import Constraint, ProgramConstraint
@@ -17,8 +17,6 @@ from .llama_cpp import ResidentPrefix
 from .prefix_cache import PrefixCache
 from .request import DecodePlan
 from .tracker import ProgramTracker
-
-QUANTS = ("auto", "gguf", "none")
 
 
 class Engine(EditFront):

@@ -3,14 +3,13 @@ import shlex
 import sys
 from dataclasses import dataclass, field, fields, replace
 
-from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR
+from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, QUANTS
 from copy_as_decode.engine.models import NAMES, TINY
 from copy_as_decode.engine.selectors import OFFERED
 
 SECTION = "copyAsDecode"
 BUILTIN_MODELS = (*NAMES, TINY)  # whose context is known before a worker runs
 REVIEW = ("always", "never", "large")
-QUANTS = ("auto", "gguf", "none")  # the worker's --quant (engine/engine.py; the server never imports torch)
 
 # camelCase setting name -> field name
 _NAMES = {"model": "model", "selector": "selector", "quant": "quant", "device": "device", "dtype": "dtype",
