@@ -24,7 +24,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from copy_as_decode.core.contract import CAP, INCOMPLETE, TOO_LONG
-from copy_as_decode.core.document import with_line_endings
 
 from . import positions
 from .edit_request import EditRequest, Outcome, range_json
@@ -304,7 +303,7 @@ class CopyAsDecodeServer(LanguageServer):
         if not isinstance(new, str):
             progress.end("failed")
             return self._fail(req, "error", "the model worker gave no text")
-        new = _keep_final_newline(old, with_line_endings(old, new), followed=end < len(text))
+        new = _keep_final_newline(old, new, followed=end < len(text))  # the worker kept old's line endings
         doc = self.document(req.uri)
         if doc is None or doc.version != version:
             progress.end("document changed")

@@ -23,3 +23,10 @@ def tiny_engine():
 def humanevalfix_python():
     from copy_as_decode.bench.corpora import load
     return load("humanevalfix-python")
+
+
+def pytest_collection_modifyitems(items):
+    # a test that runs the tiny model is out of the fast lane wherever it lives (`./run check`)
+    for item in items:
+        if "tiny_engine" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.model)

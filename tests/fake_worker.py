@@ -39,7 +39,7 @@ from copy_as_decode.core.contract import (
     NO_METHOD,
     PARSE_ERROR,
 )
-from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.document import split_lines, with_line_endings
 from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, parse
 from copy_as_decode.core.resolver import ResolveError, resolve
 
@@ -120,7 +120,7 @@ def run_edit(req: dict, info: dict) -> None:
                                  "text_chars": 0}})
     try:
         items = parse(program)
-        text = resolve(items, document)
+        text = with_line_endings(document, resolve(items, document))  # as the real worker answers
     except (ProgramSyntaxError, ResolveError) as e:
         return answer(rid, error={"code": BAD_PROGRAM, "message": f"program could not be resolved: {e}"})
     lines = split_lines(document)

@@ -11,6 +11,8 @@ from copy_as_decode.bench.tokens import Tokens
 from copy_as_decode.core.program import Copy, Gen
 from copy_as_decode.engine import models
 
+pytestmark = pytest.mark.model
+
 CORPUS_KEYS = {"cases", "line_coverage", "token_coverage", "bound", "histogram"}
 
 

@@ -5,6 +5,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.model
+
 CLI = [sys.executable, "-m", "copy_as_decode.cli"]
 
 

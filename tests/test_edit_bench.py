@@ -7,6 +7,8 @@ import pytest
 
 from copy_as_decode.bench import edit_bench
 
+pytestmark = pytest.mark.model
+
 
 def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
     p = argparse.ArgumentParser()

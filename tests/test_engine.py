@@ -26,6 +26,8 @@ from copy_as_decode.engine import prompt
 from copy_as_decode.engine.decode import decode_rewrite, forward
 from copy_as_decode.engine.drafter import LineDrafter
 
+pytestmark = pytest.mark.model
+
 
 def cut_off(engine, *args, **kwargs) -> IncompleteEdit:
     """An edit the random model cannot finish: it must raise IncompleteEdit."""

@@ -27,7 +27,8 @@ def _tiny_available() -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _tiny_available(), reason="needs engine/worker.py and the tiny model's tokenizer")
+pytestmark = [pytest.mark.model,
+              pytest.mark.skipif(not _tiny_available(), reason="needs engine/worker.py and the tiny model's tokenizer")]
 
 
 @pytest.mark.parametrize("selector", ["full", "grammar"])

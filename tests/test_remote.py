@@ -31,6 +31,8 @@ from copy_as_decode.engine import engine_process, llama_server, models, wire
 from copy_as_decode.engine.remote import EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteEngine
 from copy_as_decode.engine.tracker import ProgramTracker
 
+pytestmark = pytest.mark.model
+
 MODEL = "qwen2.5-coder-0.5b"
 DOC = "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
 GOLD = "def add(a, b):\n    return a + b\n\n\nprint(add(1, 2))\n"

@@ -25,6 +25,8 @@ from copy_as_decode.synthesis.syntax import valid_python
 from copy_as_decode.train import data, sft
 from copy_as_decode.train.sequence import IGNORE, serialize, serialize_example
 
+pytestmark = pytest.mark.model
+
 
 @pytest.fixture(scope="session")
 def sources():

@@ -8,6 +8,8 @@ import pytest
 
 from copy_as_decode.engine import models
 
+pytestmark = pytest.mark.model
+
 NAME = "qwen2.5-coder-1.5b-copy"
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "buggy.py"
 

@@ -9,6 +9,8 @@ import pytest
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program
 
+pytestmark = pytest.mark.model
+
 HEAD = "def add(a: int, b: int) -> int:\n    \"\"\"Return the sum of two integers, a and b.\"\"\"\n"
 TAIL = "\n\nif __name__ == \"__main__\":\n    print(add(1, 2), add(3, 4), add(5, 6))\n"
 DOC, GOLD = HEAD + "    return a - b\n" + TAIL, HEAD + "    return a + b\n" + TAIL
