@@ -3,7 +3,7 @@ import functools
 
 import llguidance
 import llguidance.hf
-import llguidance.torch
+import llguidance.numpy  # not llguidance.torch, which imports torch._dynamo: +120 MB and +2.5 s at start
 import torch
 
 from copy_as_decode.core.grammar import program_grammar
@@ -16,7 +16,9 @@ class GrammarError(RuntimeError):
 
 
 @functools.lru_cache(maxsize=4)
-def _ll_tokenizer(tok, n_vocab: int):
+def token_index(tok, n_vocab: int) -> llguidance.LLTokenizer:
+    """llguidance's index of a Hugging Face tokenizer's vocabulary (~1 s; it holds its own copy of the
+    tokenizer, so the llama.cpp engine builds one from its model's vocabulary instead)."""
     return llguidance.hf.from_tokenizer(tok, n_vocab=n_vocab, eos_token=eos_id(tok))
 
 
@@ -35,19 +37,19 @@ def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
 class Constraint:
     """Masks logits so that the sampled text stays in an llguidance (lark) grammar."""
 
-    def __init__(self, tok, n_vocab: int, grammar: str):
+    def __init__(self, tok, n_vocab: int, grammar: str, index: llguidance.LLTokenizer | None = None):
         self.n_vocab = n_vocab
-        self.matcher = llguidance.LLMatcher(_ll_tokenizer(tok, n_vocab), grammar,
+        self.matcher = llguidance.LLMatcher(index or token_index(tok, n_vocab), grammar,
                                             limits=llguidance.LLParserLimits(verbose_errors=False))
         if self.matcher.is_error():
             raise GrammarError(self.matcher.get_error())
-        self.bitmask = llguidance.torch.allocate_token_bitmask(1, n_vocab)
-        self._bits = torch.arange(32, dtype=torch.int32)
+        self.bitmask = llguidance.numpy.allocate_token_bitmask(1, n_vocab)
+        self._words, self._bits = torch.from_numpy(self.bitmask[0]), torch.arange(32, dtype=torch.int32)
 
     def allowed(self, outside_gen: bool = False) -> torch.Tensor:
-        llguidance.torch.fill_next_token_bitmask(self.matcher, self.bitmask)
+        llguidance.numpy.fill_next_token_bitmask(self.matcher, self.bitmask)  # into the memory _words shares
         # Eager unpack of the packed int32 bitmask: as fast as the compiled kernel, and needs no compiler.
-        return ((self.bitmask[0].unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
+        return ((self._words.unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
 
     def consume(self, token: int, fast_forward: bool = True) -> list[int]:
         """Consume a chosen token; with fast_forward, also the tokens the grammar now forces (returned)."""
@@ -65,8 +67,9 @@ class Constraint:
 class ProgramConstraint(Constraint):
     """Masks logits so that every sampled program parses and its line numbers fit the document."""
 
-    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default"):
-        super().__init__(tok, n_vocab, program_grammar(n_lines, rule))
+    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default",
+                 index: llguidance.LLTokenizer | None = None):
+        super().__init__(tok, n_vocab, program_grammar(n_lines, rule), index)
         self.tag_end = crosses_tag_end(tok, n_vocab)
 
     def allowed(self, outside_gen: bool) -> torch.Tensor:

@@ -1,4 +1,5 @@
 """The local engine: a loaded model (torch + transformers) and its two decodes; `edit()` is engine.front's."""
+import functools
 import json
 import time
 
@@ -9,11 +10,11 @@ from copy_as_decode.core.codec import forced_script
 from copy_as_decode.core.contract import DEFAULT_MODEL, QUANTS, Hooks
 
 from . import models, prompt
-from .constraint import Constraint, ProgramConstraint
+from .constraint import Constraint, ProgramConstraint, token_index
 from .decode import decode_choice, decode_program, decode_rewrite
 from .drafter import LineDrafter
 from .front import EditFront
-from .llama_cpp import ResidentPrefix
+from .llama_cpp import OUTPUTS, ResidentPrefix
 from .prefix_cache import PrefixCache
 from .request import DecodePlan
 from .tracker import ProgramTracker
@@ -42,6 +43,8 @@ class Engine(EditFront):
             self.dtype = self.prefill_dtype = "q4_k_m" if model in models.BUILTINS else "gguf"
             self.model, self.tok = models.load_quantized(model, threads or torch.get_num_threads())
             self.prefill_model, self.prefix = self.model, ResidentPrefix(self.model)
+            # past ~128 tokens llama.cpp's batches cost the same per token, and each verified row holds 0.6 MB
+            self.max_draft = OUTPUTS
         else:
             self.dtype = dtype or ("bfloat16" if self.device.startswith("cuda") else "float32")
             self.model, self.tok = models.load(model, self.device, self.dtype)
@@ -51,9 +54,17 @@ class Engine(EditFront):
             self.prefill_model = (self.model if self.prefill_dtype == self.dtype else
                                   models.load(model, self.device, self.prefill_dtype)[0])
             self.prefix = PrefixCache(prompt_cache_mb << 20)
+            self.max_draft = 256
         super().__init__(self.tok, getattr(self.model.config, "max_position_embeddings", 32768), self.trained)
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
+
+    @functools.cached_property
+    def token_index(self):
+        """llguidance's index of the vocabulary, built on the first grammar: on llama.cpp from the model's own
+        vocabulary, which saves a second copy of the tokenizer (~130 MB)."""
+        return (self.model.token_index(self.n_vocab, self.eos) if self.quant == "gguf" else
+                token_index(self.tok, self.n_vocab))
 
     def _decode_program(self, plan: DecodePlan):
         ids, lines, hooks = plan.ids, plan.lines, plan.hooks
@@ -61,7 +72,7 @@ class Engine(EditFront):
         tracker = ProgramTracker()
         # the copies fill positions too: at most the prompt's lines
         cache, reused, prefill_s = self._start(ids, hooks, plan.budget.limit + len(ids))
-        constraint = ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule)
+        constraint = ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule, self.token_index)
         stats = decode_program(self.model, self.tok, ids, lines, constraint, tracker, self.eos,
                                max_new_tokens=plan.budget.limit, temperature=plan.request.temperature,
                                forced=script, cache=cache, context=self.context, hooks=hooks)
@@ -69,7 +80,7 @@ class Engine(EditFront):
         return tracker.items, stats
 
     def _decode_rewrite(self, plan: DecodePlan):
-        drafter = LineDrafter(self.tok, plan.request.lf) if plan.draft else None
+        drafter = LineDrafter(self.tok, plan.request.lf, k_max=self.max_draft) if plan.draft else None
         cache, reused, prefill_s = self._start(plan.ids, plan.hooks, plan.budget.limit + 1)
         out, text, stats = decode_rewrite(self.model, self.tok, plan.ids, self.eos,
                                           lambda text: prompt.fence_closed(text, plan.fence), drafter=drafter,
@@ -80,8 +91,8 @@ class Engine(EditFront):
     def _choose(self, ids, options: list[str], hooks: Hooks) -> tuple[str, float]:
         grammar = "start: " + " | ".join(json.dumps(o) for o in options) + "\n"
         cache, _, _ = self._start(ids, hooks, 64)
-        out, p = decode_choice(self.model, ids, Constraint(self.tok, self.n_vocab, grammar), self.eos, cache=cache,
-                               hooks=hooks)
+        constraint = Constraint(self.tok, self.n_vocab, grammar, self.token_index)
+        out, p = decode_choice(self.model, ids, constraint, self.eos, cache=cache, hooks=hooks)
         return self.tok.decode(out), p
 
     def _start(self, ids: list[int], hooks: Hooks, positions: int):

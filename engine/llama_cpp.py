@@ -12,6 +12,7 @@ llama-server's `cache_prompt` does. Batched and one-token forwards agree to quan
 `bench edit` prints how often verified and full still give the same edit.
 """
 import ctypes
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,7 +20,8 @@ import numpy as np
 import torch
 
 BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
-GROW = 4096  # the context is allocated in steps of this many positions, as edits need them
+OUTPUTS = 128  # logits rows per llama_decode: a longer verification goes in pieces (each row is 0.6 MB)
+GROW = 1024  # the context is allocated in steps of this many positions, as edits need them
 
 
 class LlamaCppLM:
@@ -30,7 +32,11 @@ class LlamaCppLM:
         self.C = C
         C.llama_log_set(_QUIET, None)
         C.llama_backend_init()
-        self.model = C.llama_model_load_from_file(str(path).encode(), C.llama_model_default_params())
+        params = C.llama_model_default_params()
+        # Read, not mmap: llama.cpp repacks most weights into its own memory for its batched kernels, and with
+        # mmap the file pages it read to repack them stay resident beside the copy (+590 MB for the 1.5B).
+        params.load_mode = C.LLAMA_LOAD_MODE_NONE
+        self.model = C.llama_model_load_from_file(str(path).encode(), params)
         if not self.model:
             raise RuntimeError(f"llama.cpp could not load {path}")
         self.n_vocab = C.llama_vocab_n_tokens(C.llama_model_get_vocab(self.model))
@@ -62,20 +68,22 @@ class LlamaCppLM:
 
     def __call__(self, input_ids: torch.Tensor, cache: "KVView", use_cache=True, logits_to_keep: int = 1):
         """transformers' call: logits for the last `logits_to_keep` positions (0: all) after appending
-        `input_ids` to the sequence."""
+        `input_ids` to the sequence. Pieces that give logits hold at most OUTPUTS of them, so llama.cpp's
+        output and compute buffers stay small; each piece's rows are copied once, into the result."""
         assert cache.lm is self, "a KV view of another model"
         ids = input_ids[0].tolist()
         self.reserve(len(self.resident) + len(ids))
-        rows = []
-        for start in range(0, len(ids), BATCH):
-            piece = ids[start:start + BATCH]
-            after = len(ids) - start - len(piece)
-            keep = len(piece) if logits_to_keep == 0 else min(len(piece), max(0, logits_to_keep - after))
-            self._decode(piece, keep)
+        first = 0 if logits_to_keep == 0 else max(0, len(ids) - logits_to_keep)  # the first position kept
+        logits, start = torch.empty(len(ids) - first, self.n_vocab), 0
+        while start < len(ids):
+            end = min(start + BATCH, len(ids), max(start, first) + OUTPUTS)
+            keep = max(0, end - max(start, first))
+            self._decode(ids[start:end], keep)
             if keep:
-                out = np.ctypeslib.as_array(self.C.llama_get_logits(self.ctx), shape=(keep, self.n_vocab))
-                rows.append(torch.from_numpy(out.copy()))
-        return SimpleNamespace(logits=torch.cat(rows)[None])
+                rows = np.ctypeslib.as_array(self.C.llama_get_logits(self.ctx), shape=(keep, self.n_vocab))
+                logits[end - keep - first:end - first] = torch.from_numpy(rows)
+            start = end
+        return SimpleNamespace(logits=logits[None])
 
     def _decode(self, piece: list[int], keep: int) -> None:
         """One llama_decode of `piece` after the resident tokens; logits for its last `keep` positions."""
@@ -87,6 +95,14 @@ class LlamaCppLM:
         if (rc := self.C.llama_decode(self.ctx, b)) != 0:
             raise RuntimeError(f"llama_decode failed ({rc}) at position {n}")
         self.resident += piece
+
+    def token_index(self, n_vocab: int, eos: int):
+        """llguidance's index of this model's vocabulary (engine.Engine.token_index)."""
+        import llguidance.llamacpp
+        with warnings.catch_warnings():  # it asks each token's attributes by a name the bindings call deprecated
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return llguidance.llamacpp.lltokenizer_from_vocab(self.C.llama_model_get_vocab(self.model),
+                                                              n_vocab=n_vocab, eos_token=eos)
 
     def new_cache(self) -> "KVView":
         """The sequence emptied (decode.new_cache)."""

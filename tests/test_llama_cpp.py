@@ -57,6 +57,20 @@ def test_a_splice_is_one_batch_that_picks_what_single_steps_pick(engine):
     assert torch.equal(forward(lm, cache, copied, all_logits=True), parallel)
 
 
+def test_a_verification_longer_than_a_batch_of_outputs_goes_in_pieces_and_keeps_every_row(engine):
+    from copy_as_decode.engine.decode import forward, new_cache
+    from copy_as_decode.engine.llama_cpp import OUTPUTS
+    lm, ids = engine.model, engine.encode(DOCUMENT)
+    assert len(ids) > 2 * OUTPUTS + 20
+    cache = new_cache(lm)
+    forward(lm, cache, ids[:20])
+    rows = forward(lm, cache, ids[20:20 + 2 * OUTPUTS + 5], all_logits=True)  # three pieces of outputs
+    assert rows.shape == (2 * OUTPUTS + 5, engine.n_vocab) and cache.get_seq_length() == 2 * OUTPUTS + 25
+    cache.crop(-(OUTPUTS + 5))  # the last two pieces again, as one call that keeps only their rows
+    tail = lm(torch.tensor([ids[20 + OUTPUTS:20 + 2 * OUTPUTS + 5]]), cache, logits_to_keep=OUTPUTS + 5).logits[0]
+    assert float((tail.argmax(-1) == rows[OUTPUTS:].argmax(-1)).float().mean()) >= 0.9
+
+
 def test_a_prompt_reuses_what_the_context_holds_and_a_larger_context_keeps_it(engine):
     lm, ids = engine.model, engine.encode(CODE)
     view, reused = engine.prefix.start(lm, ids, positions=8)
