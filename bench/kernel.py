@@ -26,7 +26,8 @@ def add_arguments(p) -> None:
     p.add_argument("--prefix", type=int, default=256, help="tokens already in the cache")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--peer", action="store_true",
-                   help="also llama-server's decode step on the same GGUF and threads (scripts/build-llama-server.sh)")
+                   help="also llama-server's decode step and its batch of the largest N on the same GGUF and threads "
+                        "(scripts/build-llama-server.sh)")
     p.add_argument("--json", default="results/kernel.json")
     p.add_argument("--plot", default=None, help="PNG path (default: beside the JSON)")
     p.add_argument("--curve", default=None, help=f"also write the first quant's speedup curve here for `bench "
@@ -96,22 +97,31 @@ def agreement(model, cache, copied: list[int]) -> dict:
             "argmax_agree": float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())}
 
 
-def peer_step(model: str, tok, prefix: int, threads: int, repeats: int) -> float:
-    """llama-server's seconds per decoded token after the same prefix: its own timing of STEPS greedy tokens
-    (prompt cached), started as a user would (its default options) on the model's GGUF."""
+def peer_step(model: str, tok, prefix: int, threads: int, repeats: int, batch: int) -> tuple[float, float]:
+    """llama-server's seconds per decoded token after the same prefix (its own timing of STEPS greedy tokens,
+    prompt cached), and its seconds for a batch of `batch` tokens after it (the prompt's next tokens, prefilled),
+    started as a user would (its default options) on the model's GGUF."""
     from copy_as_decode.engine import models
     from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
-    ids = prefix_ids(tok, prefix)[:prefix]
-    body = json.dumps({"prompt": ids, "n_predict": STEPS, "temperature": 0, "cache_prompt": True,
-                       "ignore_eos": True}).encode()
-    with LlamaServer(default_server_binary(), models.gguf_file(model), ctx=prefix + 2 * STEPS, threads=threads,
-                     speculative=False, batch_invariant=False) as server:
-        per_token = []
+    ids = prefix_ids(tok, prefix)
+
+    def timings(prompt: list[int], n_predict: int) -> dict:
+        body = json.dumps({"prompt": prompt, "n_predict": n_predict, "temperature": 0, "cache_prompt": True,
+                           "ignore_eos": True}).encode()
+        req = urllib.request.Request(server.url + "/completion", body, {"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=600) as r:
+            return json.loads(r.read())["timings"]
+
+    with LlamaServer(default_server_binary(), models.gguf_file(model), ctx=prefix + batch + 2 * STEPS,
+                     threads=threads, speculative=False, batch_invariant=False) as server:
+        per_token, batches = [], []
         for _ in range(repeats + 1):  # the first fills the prompt cache
-            req = urllib.request.Request(server.url + "/completion", body, {"Content-Type": "application/json"})
-            with urllib.request.urlopen(req, timeout=600) as r:
-                per_token.append(json.loads(r.read())["timings"]["predicted_per_token_ms"] / 1e3)
-    return statistics.median(per_token[1:])
+            per_token.append(timings(ids[:prefix], STEPS)["predicted_per_token_ms"] / 1e3)
+        for _ in range(repeats):  # the cache holds the prefix (and its answer): the batch's tokens are prefilled
+            t = timings(ids[:prefix + batch], 1)
+            batches.append(t["prompt_ms"] / 1e3 * batch / t["prompt_n"])
+            timings(ids[:prefix], 1)  # back to the prefix
+    return statistics.median(per_token[1:]), statistics.median(batches)
 
 
 def plot(runs: list[dict], path: Path, title: str) -> None:
@@ -148,8 +158,9 @@ def run(args) -> int:
         gc.collect()  # one model in memory at a time
     if args.peer:
         print(f"kernel: {PEER} on the same GGUF, {threads} threads", file=sys.stderr)
-        runs.append({"quant": PEER, "dtype": "gguf", "device": "cpu", "points": [],
-                     "decode_step_s": peer_step(args.model, tok, args.prefix, threads, args.repeats)})
+        step, batch_s = peer_step(args.model, tok, args.prefix, threads, args.repeats, max(args.sizes))
+        runs.append({"quant": PEER, "dtype": "gguf", "device": "cpu", "points": [], "decode_step_s": step,
+                     "batch": {"n": max(args.sizes), "s": batch_s}})
     report = {"model": args.model, "threads": threads, "prefix": args.prefix, "repeats": args.repeats,
               "machine": platform.processor() or platform.machine(), "runs": runs}
     out = Path(args.json)
@@ -184,3 +195,11 @@ def print_tables(report: dict) -> None:
         name = PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"
         ratio = "-" if peer is None else f"{r['decode_step_s'] / peer:.2f}"
         print(f"{name:<24} {r['decode_step_s'] * 1e3:>7.1f} {1 / r['decode_step_s']:>9.1f} {ratio:>14}")
+    peer_batch = next((r["batch"] for r in report["runs"] if r["quant"] == PEER), None)
+    if peer_batch:  # a batched forward (a prompt, a copy) is compute-bound: the same kernels should cost the same
+        n = peer_batch["n"]
+        print(f"\n{'batch of ' + str(n) + ' tokens':<24} {'ms':>7} {'tokens/s':>9} {'x ' + PEER:>14}")
+        for r in report["runs"]:
+            s = peer_batch["s"] if r["quant"] == PEER else next(p["parallel_s"] for p in r["points"] if p["n"] == n)
+            name = PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"
+            print(f"{name:<24} {s * 1e3:>7.0f} {n / s:>9.1f} {s / peer_batch['s']:>14.2f}")
