@@ -466,6 +466,6 @@ def _peer(args, engine, stack):
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False)
     stack.enter_context(server)  # stopped when the run ends, whichever way
-    peer = RemoteEngine(server.url, args.model, tokenizer=engine.tok)
+    peer = RemoteEngine(server.url, args.model)  # its own Hugging Face tokenizer: llama.cpp's is not one
     peer.layout = engine.layout
     return peer

@@ -278,17 +278,21 @@ def has_gguf(spec: str) -> bool:
 
 
 def load_quantized(spec: str, threads: int):
-    """(llama.cpp model, tokenizer) for a built-in base model or a .gguf file, straight from its GGUF weights."""
-    from .llama_cpp import LlamaCppLM
+    """(llama.cpp model, its tokenizer) for a built-in base model or a .gguf file, straight from its GGUF:
+    weights, vocabulary and chat template."""
     if not has_gguf(spec):
         raise ModelError(f"{spec!r} has no GGUF weights to run quantized (a trained adapter, `tiny` or a "
                          "Hugging Face model): use --quant none")
     if spec in BUILTINS:
         install(spec)
-    tok = load_tokenizer(spec)  # a .gguf path that is not a file fails here
     path = gguf_file(spec)
+    if not path.is_file():
+        raise ModelError(f"GGUF file not found: {spec}")
     try:
-        return LlamaCppLM(path, threads=threads), tok
+        from .llama_cpp import LlamaCppLM
+        lm = LlamaCppLM(path, threads=threads)
     except ImportError:
         raise ModelError("the quantized engine needs llama.cpp: run scripts/build-llama-cpp.sh (or ./run, which "
                          "builds it once), or use --quant none") from None
+    from .llama_vocab import VocabTokenizer
+    return lm, VocabTokenizer(lm.C, lm.model)

@@ -41,6 +41,26 @@ def test_auto_runs_the_shipped_gguf_unless_a_torch_dtype_is_asked_for(engine):
     assert engine.n_vocab == 151936 and engine.context == 32768
 
 
+def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_faces(engine):
+    import json
+    from pathlib import Path
+
+    from copy_as_decode.engine import prompt
+    from copy_as_decode.engine.llama_vocab import VocabTokenizer
+    ours, hf = engine.tok, models.load_tokenizer(MODEL)
+    assert isinstance(ours, VocabTokenizer) and len(ours) == len(hf) == engine.n_vocab
+    assert ours.convert_ids_to_tokens(list(range(len(hf)))) == hf.convert_ids_to_tokens(list(range(len(hf))))
+    assert models.eos_id(ours) == models.eos_id(hf)
+    data = Path(__file__).resolve().parent.parent / "bench" / "data"
+    docs = [json.loads(line)["before"] for f in sorted(data.glob("*.jsonl")) for line in f.open()]
+    docs += ["<|im_end|> stays text", "é你好🙂\r\n\tx", ""]
+    for doc in docs:
+        ids = prompt.text_ids(hf, doc)
+        assert prompt.text_ids(ours, doc) == ids, doc[:80]
+        assert [ours.decode(ids[:k]) for k in (len(ids), 7, 1)] == [hf.decode(ids[:k]) for k in (len(ids), 7, 1)]
+        assert prompt.rewrite_prompt(ours, doc[:400], "Fix it.") == prompt.rewrite_prompt(hf, doc[:400], "Fix it.")
+
+
 def test_a_splice_is_one_batch_that_picks_what_single_steps_pick(engine):
     from copy_as_decode.engine.decode import forward, new_cache
     lm, ids = engine.model, engine.encode(CODE)
