@@ -39,7 +39,7 @@ class Constraint:
 
     def __init__(self, tok, n_vocab: int, grammar: str, index: llguidance.LLTokenizer | None = None):
         self.n_vocab = n_vocab
-        self.matcher = llguidance.LLMatcher(index or token_index(tok, n_vocab), grammar,
+        self.matcher = llguidance.LLMatcher(token_index(tok, n_vocab) if index is None else index, grammar,
                                             limits=llguidance.LLParserLimits(verbose_errors=False))
         if self.matcher.is_error():
             raise GrammarError(self.matcher.get_error())

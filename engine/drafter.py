@@ -5,6 +5,8 @@ from copy_as_decode.core.document import split_lines
 
 from .prompt import text_ids
 
+K_MAX = 256  # the longest draft: one verification of up to this many tokens
+
 
 class LineDrafter:
     """Keeps the output aligned with the input, line by line, and proposes what follows.
@@ -16,7 +18,7 @@ class LineDrafter:
     as a model repeating a file's header does); a repeated one (blank lines, `}`) would be a guess.
     """
 
-    def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = 256):
+    def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = K_MAX):
         self.tok, self.lines = tok, [line.rstrip("\r\n") for line in split_lines(document)]
         self.k, self.k_min, self.k_max = k, k_min, k_max
         self.anchor = self.cursor = 0

@@ -12,7 +12,7 @@ from copy_as_decode.core.contract import DEFAULT_MODEL, QUANTS, Hooks
 from . import models, prompt
 from .constraint import Constraint, ProgramConstraint, token_index
 from .decode import decode_choice, decode_program, decode_rewrite
-from .drafter import LineDrafter
+from .drafter import K_MAX, LineDrafter
 from .front import EditFront
 from .llama_cpp import OUTPUTS, ResidentPrefix
 from .prefix_cache import PrefixCache
@@ -54,7 +54,7 @@ class Engine(EditFront):
             self.prefill_model = (self.model if self.prefill_dtype == self.dtype else
                                   models.load(model, self.device, self.prefill_dtype)[0])
             self.prefix = PrefixCache(prompt_cache_mb << 20)
-            self.max_draft = 256
+            self.max_draft = K_MAX
         super().__init__(self.tok, getattr(self.model.config, "max_position_embeddings", 32768), self.trained)
         self.eos = models.eos_id(self.tok)
         self.n_vocab = self.model.config.vocab_size
