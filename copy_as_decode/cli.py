@@ -66,6 +66,16 @@ def line_span(value: str) -> tuple[int, int]:
     return span
 
 
+def line_number(value: str) -> int:
+    try:
+        line = int(value)
+    except ValueError:
+        line = 0
+    if line < 1:
+        raise argparse.ArgumentTypeError(f"expected a line number >= 1, not {value!r}")
+    return line
+
+
 LANGUAGE_OF = {".py": "python", ".pyi": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
                ".jsx": "javascript", ".md": "markdown", ".markdown": "markdown"}
 
@@ -120,9 +130,7 @@ def cmd_edit(args) -> int:
     if args.write:
         writable(args.path)
     engine = engine_from(args)
-    selector = engine.auto_selector() if args.selector == contract.AUTO else args.selector
-    if args.lines is not None:
-        selector = "windowed"
+    selector = engine.selector_for(args.selector, args.lines, args.at)
 
     class Bar(contract.Hooks):
         """Sampled tokens against the budget: the bar's end is where the edit would be cut off."""
@@ -139,7 +147,7 @@ def cmd_edit(args) -> int:
     bar = Bar()
     try:
         result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
-                             temperature=args.temperature, hooks=bar, lines=args.lines,
+                             temperature=args.temperature, hooks=bar, lines=args.lines, at=args.at,
                              language=LANGUAGE_OF.get(Path(args.path).suffix.lower()))
     finally:
         bar.bar.close()
@@ -213,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
                         + "; ".join(f"{n}: {SELECTORS[n].help}" for n in OFFERED[1:]))
     s.add_argument("--lines", type=line_span, metavar="A-B",
                    help="edit only lines A..B (1-based, inclusive; the selection): a windowed edit of them")
+    s.add_argument("--at", type=line_number, metavar="LINE",
+                   help="the cursor's line (1-based): the function, method or section there is edited, unless the "
+                        "instruction names another")
     s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")

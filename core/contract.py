@@ -20,7 +20,7 @@ BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for check
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
 # rewrite that ended with a part of the file (under half of its lines, or ended by end of sequence inside its
 # block short of the file's last line): small models answer with the edited function alone. SKIPPED: a
-# finished edit that drops the head or the tail of the document (or of a window) unasked (core/deletions.py).
+# finished edit that drops a run of lines unasked, anywhere in the document (core/deletions.py).
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
 SKIPPED = "skipped"
 NORMAL_STOPS = (EOS, FENCE)
@@ -45,8 +45,9 @@ class ContextError(EditError, ValueError):
 class IncompleteEdit(EditError):
     """The decode stopped before the edit was finished (stop reason `cap`, `context` or `partial`)."""
 
-    def __init__(self, stop: str, limit: int, stats=None, why: str | None = None):
-        self.stop, self.limit, self.stats = stop, limit, stats
+    def __init__(self, stop: str, limit: int, stats=None, why: str | None = None, text: str | None = None):
+        # text: a SKIPPED edit's refused result, which an editor may offer for review with the warning
+        self.stop, self.limit, self.stats, self.text = stop, limit, stats, text
         if why is None and stop == CONTEXT:
             why = f"the edit did not fit the model's context ({limit} tokens left for it)"
         elif why is None and stop == PARTIAL:

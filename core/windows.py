@@ -1,17 +1,26 @@
-"""Where an edit happens: the windows of a document that a windowed edit rewrites.
+"""Where an edit happens: the windows of a document that a windowed edit rewrites. Every way an edit reaches the
+engine (CLI, worker, language server) ends here, and only here are windows decided.
 
-A window is a range of whole lines: the editor's selection when there is one, else each symbol the instruction
-names (core/outline.py; backticked or quoted names first, else any word that is a symbol's name), plus, when
-the instruction renames or asks for uses, every other line that uses the name, each with its enclosing
-function. Everything outside the windows is copied without a forward pass, so an edit costs what its windows
-cost. No window is chosen when no symbol is named, when a name is ambiguous beyond MAX_SITES, or when the
-windows would cover most of the document: the edit then runs on the whole file, and `reason` says why.
+A window is a range of whole lines, found as a developer would find the place:
+1. the editor's selection, when there is one;
+2. the symbol the instruction names as the one to change (`Mention`): a name in backticks or quotes, shaped
+   like an identifier (`get_user`, `parseURL`, `f7`), or introduced as one ("in fib", "the fib function").
+   Names said to be called or used ("it must call `is_active`", "is_active(user)") are the target's helpers:
+   never rewritten. A rename or "update every use" also takes every line that uses the name, with its
+   function;
+3. the symbol at the cursor, unless the instruction names another one as the target;
+4. otherwise the symbols that match the instruction's words best (core/search.py), from which the model
+   chooses (engine/selectors/windowed.py), as it does among several definitions of a named name.
+Everything outside the windows is copied without a forward pass, so an edit costs what its windows cost.
+The whole file is edited only when the document is short, has no outline, or nothing was found or
+chosen with confidence; `reason` says why.
 """
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
+from . import search
 from .document import split_lines
 from .outline import Symbol, outline
 
@@ -19,11 +28,30 @@ MIN_LINES = 60            # shorter documents are edited whole: a window would s
 MAX_SITES = 8             # more windows than this: the whole file
 MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
-MAX_OUTLINE = 400         # outline entries the model may choose from (beyond: top-level ones only)
-CONFIDENCE = 0.5          # the least probability of the model's choice of a window
+CONFIDENCE = 0.5          # the least probability of the model's choice among searched candidates, unless it
+                          # is the search's own first
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+# an identifier by its shape: an underscore, a dot, a digit, or a capital after the first letter
+_SHAPED = re.compile(r"[\w$]*(?:[_$.\d]|[a-z][A-Z])[\w$.]*")
+# words that introduce a plain word as a symbol's name ("bugs in fib", "the fib function", "def fib")
+_INTRODUCED_BEFORE = re.compile(r"\b(in|inside|function|method|class|def|fix|rewrite|refactor|rename|update|"
+                                r"change|modify|edit|section)\s+$", re.I)
+_INTRODUCED_AFTER = re.compile(r"^\s*(\(\)|function\b|method\b|class\b|section\b)", re.I)
+# words that make a name a helper the target calls or uses, not the target
+_HELPER_BEFORE = re.compile(r"\b(call|calls|calling|called|use|uses|using|used|via|through|with|like|helper|"
+                            r"delegates? to|invokes?|invoking|instead of|rely on|relies on|relying on)"
+                            r"(\s+(the|its|a))?(\s+(helper|function|method))?\s+$", re.I)
+_NOT_NAMES = frozenset("the a an this that these those it its all every each some any one its their".split())
+_CALLED_AFTER = re.compile(r"^\([^)\s]")  # `name(user)` in an instruction: a call, so a helper
+
+
+@dataclass(frozen=True)
+class Mention:
+    name: str
+    strong: bool   # quoted, shaped like an identifier, or introduced as a name
+    helper: bool   # said to be called or used by the target
 
 
 @dataclass(frozen=True)
@@ -39,16 +67,37 @@ class Plan:
     reason: str                     # why these windows, or why none (then the whole file is edited)
     language: str | None = None
     symbols: list[Symbol] = field(default_factory=list)
-    unnamed: bool = False           # no symbol named: the model may choose one from the outline
+    candidates: list[Symbol] = field(default_factory=list)  # no window yet: the model chooses one of these
+    named: bool = False             # the candidates are definitions of a named name (else: search hits)
 
     def describe(self) -> str:
         return ", ".join(f"{w.start}-{w.end} ({', '.join(w.names)})" for w in self.windows) or "whole file"
 
 
-def mentioned(instruction: str) -> list[str]:
-    """The names an instruction mentions: what it quotes (backticks or quotation marks), else its words."""
-    quoted = [next(g for g in m.groups() if g is not None).strip() for m in _QUOTED.finditer(instruction)]
-    return quoted or _WORD.findall(instruction)
+def mentions(instruction: str) -> list[Mention]:
+    """The names an instruction mentions, in order: what it quotes, and the words that are names by their
+    shape or by the words around them (others, "check" in "the check must fail", are ordinary words)."""
+    out, quoted = [], []
+    for m in _QUOTED.finditer(instruction):
+        text = next(g for g in m.groups() if g is not None).strip()
+        word = _WORD.match(text)  # `get_user(u)` names get_user; "**Examples**" is a heading's text
+        name = word.group() if word is not None and (word.end() == len(text) or text[word.end()] == "(") else text
+        out.append((m.start(), Mention(name, True, _helper(instruction[:m.start()], ""))))
+        quoted.append((m.start(), m.end()))
+    for m in _WORD.finditer(instruction):
+        if any(a <= m.start() < b for a, b in quoted):
+            continue
+        before, after, name = instruction[:m.start()], instruction[m.end():], m.group()
+        strong = _SHAPED.fullmatch(name) is not None or name.lower() not in _NOT_NAMES and (
+            _INTRODUCED_BEFORE.search(before) is not None or _INTRODUCED_AFTER.match(after) is not None)
+        out.append((m.start(), Mention(name, strong, _helper(before, after))))
+    return [mention for _, mention in sorted(out, key=lambda x: x[0])]
+
+
+def _helper(before: str, after: str) -> bool:
+    """Said to be called or used: after "call", "using", ... or written as a call with arguments (unquoted:
+    "Fix `get_user(u)`" names the target with an example call)."""
+    return _HELPER_BEFORE.search(before[-40:]) is not None or _CALLED_AFTER.match(after) is not None
 
 
 def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
@@ -63,25 +112,80 @@ def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
                                        (o.start, o.end) != (s.start, s.end) for o in hits)]
 
 
+def at_cursor(symbols: list[Symbol], line: int) -> Symbol | None:
+    """The innermost function, method or section around `line` (a class only when no method holds it)."""
+    around = [s for s in symbols if s.start <= line <= s.end]
+    inner = [s for s in around if s.kind != "class"] or around
+    return min(inner, key=lambda s: s.end - s.start, default=None)
+
+
 def find(document: str, instruction: str, selection: tuple[int, int] | None = None,
-         language: str | None = None, min_lines: int = MIN_LINES) -> Plan:
+         language: str | None = None, min_lines: int = MIN_LINES, at: int | None = None) -> Plan:
+    """selection: the editor's selected lines (1-based, inclusive); at: the cursor's line (1-based)."""
     lines = split_lines(document)
-    if selection is not None:
-        start, end = selection
-        if not 1 <= start <= end <= len(lines):
-            raise ValueError(f"window {start}-{end} is outside the document's lines 1-{len(lines)}")
-        return Plan([Window(start, end, ("selection",))], "the selection", language)
+    for first, last in [selection] if selection else []:
+        if not 1 <= first <= last <= len(lines):
+            raise ValueError(f"window {first}-{last} is outside the document's lines 1-{len(lines)}")
+        return Plan([Window(first, last, ("selection",))], "the selection", language)
+    if at is not None and not 1 <= at <= max(1, len(lines)):
+        raise ValueError(f"the cursor's line {at} is outside the document's lines 1-{len(lines)}")
     if len(lines) < min_lines:
         return Plan([], f"short document ({len(lines)} lines < {min_lines})", language)
     language, symbols = outline(document, language)
     if not symbols:
         return Plan([], "no outline (the document does not parse as Python, JavaScript or Markdown)", language)
-    targets = named(symbols, mentioned(instruction))
-    if not targets:
-        return Plan([], "the instruction names no symbol of the document", language, symbols, unnamed=True)
-    spans = [(s.start, s.end, s.qualname) for s in targets]
-    if USES.search(instruction) and language in ("python", "javascript"):
+    said = mentions(instruction)
+    strong = [m for m in said if m.strong]
+    targets = named(symbols, [m.name for m in strong if not m.helper])
+    helpers = named(symbols, [m.name for m in strong if m.helper])
+    context = f" (not its helpers: {', '.join(dict.fromkeys(s.qualname for s in helpers))})" if helpers else ""
+    if targets and USES.search(instruction) and language in ("python", "javascript"):
+        spans = [(s.start, s.end, s.qualname) for s in targets]
         spans += _uses(document, lines, language, symbols, {s.name for s in targets}, spans)
+        return _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
+                        symbols)
+    cursor = at_cursor(symbols, at) if at is not None else None
+    first = _first_target(targets, said)
+    if not first and cursor is not None:
+        return _windows(lines, [(cursor.start, cursor.end, cursor.qualname)], f"the cursor: {cursor.qualname}"
+                        + context, language, symbols)
+    if len(first) > 1:
+        first = _disambiguated(first, said, cursor)
+    if first and len(first) == 1:
+        return _windows(lines, [(first[0].start, first[0].end, first[0].qualname)],
+                        f"named: {first[0].qualname}{context}", language, symbols)
+    if first:
+        return Plan([], f"{first[0].name} is defined {len(first)} times", language, symbols, first, named=True)
+    found = [s for s in search.rank(document, symbols, instruction) if s not in helpers]
+    if not found:
+        return Plan([], "the instruction names no symbol of the document and no symbol matches its words",
+                    language, symbols)
+    return Plan([], "the instruction names no symbol of the document", language, symbols, found)
+
+
+def _first_target(targets: list[Symbol], said: list[Mention]) -> list[Symbol]:
+    """The definitions of the first name the instruction names as a target (one name: the one to change)."""
+    for m in said:
+        if m.strong and not m.helper and (hits := named(targets, [m.name])):
+            return hits
+    return []
+
+
+def _nested(a: Symbol, b: Symbol) -> bool:
+    return a.start <= b.start <= b.end <= a.end or b.start <= a.start <= a.end <= b.end
+
+
+def _disambiguated(candidates: list[Symbol], said: list[Mention], cursor: Symbol | None) -> list[Symbol]:
+    """Several definitions of one name: the one at the cursor, else those inside a class (or function) the
+    instruction also mentions."""
+    if cursor is not None and len(near := [c for c in candidates if _nested(c, cursor)]) == 1:
+        return near
+    words = {m.name for m in said}
+    inside = [c for c in candidates if c.parent is not None and (c.parent.name in words or c.parent.qualname in words)]
+    return inside or candidates
+
+
+def _windows(lines, spans, reason, language, symbols) -> Plan:
     # a window runs on through the blank lines after it: an edit may append at a function's end
     windows = [Window(w.start, _through_blanks(lines, w.end), w.names) for w in _merge(spans)]
     covered = sum(w.end - w.start + 1 for w in windows)
@@ -89,22 +193,26 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         return Plan([], f"{len(windows)} sites (more than {MAX_SITES})", language, symbols)
     if covered > MAX_SHARE * len(lines):
         return Plan([], f"the windows would cover {covered} of {len(lines)} lines", language, symbols)
-    return Plan(windows, "named: " + ", ".join(s.qualname for s in targets), language, symbols)
+    return Plan(windows, reason, language, symbols)
 
 
-def outline_text(symbols: list[Symbol]) -> tuple[str, list[Symbol]]:
-    """The compact outline the model chooses a window from, and the symbols it lists (at most MAX_OUTLINE)."""
-    listed = symbols if len(symbols) <= MAX_OUTLINE else [s for s in symbols if s.parent is None][:MAX_OUTLINE]
-    listed = list({s.qualname: s for s in reversed(listed)}.values())[::-1]  # one entry per name
-    return "".join(f"{s.qualname} ({s.kind}, lines {s.start}-{s.end})\n" for s in listed), listed
+def choice_text(candidates: list[Symbol], lines: list[str], shown: int = 2) -> str:
+    """The candidates the model chooses among: each listed by name, kind and lines, with its first lines
+    (the signature, and a docstring's or body's first line)."""
+    out = []
+    for s in candidates:
+        head = [line.strip() for line in lines[s.header - 1:s.end] if line.strip()][:shown]
+        out.append(f"{s.qualname} ({s.kind}, lines {s.start}-{s.end}):\n" + "".join(f"    {h}\n" for h in head))
+    return "".join(out)
 
 
 def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
-    """The plan with the window the model chose over the outline (with the probability it gave it)."""
+    """The plan with the window the model chose among the candidates (with the probability it gave it): any
+    definition of a named name, or a search hit it is confident about or that the search ranked first."""
     window = Window(symbol.start, _through_blanks(lines, symbol.end), (symbol.qualname,))
-    if p < CONFIDENCE:
-        return Plan([], f"the model's choice ({symbol.qualname}, p={p:.2f}) is below {CONFIDENCE}", plan.language,
-                    plan.symbols)
+    if not plan.named and p < CONFIDENCE and symbol is not plan.candidates[0]:
+        return Plan([], f"the model's choice ({symbol.qualname}, p={p:.2f}) is below {CONFIDENCE} and not the "
+                        f"search's first ({plan.candidates[0].qualname})", plan.language, plan.symbols)
     if window.end - window.start + 1 > MAX_SHARE * len(lines):
         return Plan([], f"the model chose {symbol.qualname}, most of the file", plan.language, plan.symbols)
     return Plan([window], f"the model's choice: {symbol.qualname} (p={p:.2f})", plan.language, plan.symbols)

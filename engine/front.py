@@ -9,7 +9,7 @@ import time
 
 from copy_as_decode.core import contract
 from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Budget, Hooks, IncompleteEdit
-from copy_as_decode.core.deletions import asks_deletion, deleted_lines, skipped_end
+from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Item, format_item, format_program
@@ -49,25 +49,32 @@ class EditFront:
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
              program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
              hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None,
-             language: str | None = None) -> EditResult:
+             language: str | None = None, at: int | None = None) -> EditResult:
         """lines: the editor's selection (1-based, inclusive), the window a `windowed` edit rewrites;
-        language: python, javascript or markdown, else read from the document."""
-        name = self.auto_selector() if selector == contract.AUTO else selector
+        language: python, javascript or markdown, else read from the document; at: the cursor's line."""
+        name = self.selector_for(selector, lines, at)
         chosen = selectors.get(name)
         request = EditRequest(document, instruction, name, program, contract.parse_budget(max_new_tokens),
-                              temperature, hooks, lines, language)
+                              temperature, hooks, lines, language, at)
         start = time.perf_counter()
         try:
             result = chosen.run(self, request)
-            if chosen.offered and (end := skipped_end(document, result.text)) and not asks_deletion(instruction):
-                raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats,
-                                     f"the model's answer leaves out the file's {end} unasked")
+            if chosen.offered and (dropped := unasked(document, result.text, instruction)):
+                raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's answer deletes "
+                                     + "; ".join(d.describe() for d in dropped) + " unasked", result.text)
         except IncompleteEdit as e:  # what ran, and for how long, is part of the report
             e.stats.total_s, e.stats.selector = time.perf_counter() - start, e.stats.selector or name
             raise
         result.stats.total_s, result.stats.selector = time.perf_counter() - start, result.stats.selector or name
         result.stats.deleted_lines = deleted_lines(document, result.text)
         return result
+
+    def selector_for(self, selector: str, lines: tuple[int, int] | None, at: int | None) -> str:
+        """The selector an edit runs: a selection is always the window of a `windowed` edit (only those lines
+        may change); `auto` is `windowed` when the editor gives the cursor, else auto_selector()."""
+        if lines is not None and selector != "forced" or selector == contract.AUTO and at is not None:
+            return "windowed"
+        return self.auto_selector() if selector == contract.AUTO else selector
 
     def auto_selector(self) -> str:
         """`auto`: the program selector only for a model trained to write programs (a LoRA adapter); any

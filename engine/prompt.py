@@ -54,15 +54,15 @@ def program_messages(document_lines: list[str], instruction: str) -> list[dict]:
     return msgs + [{"role": "user", "content": _user(instruction, numbered(document_lines))}]
 
 
-CHOICE_SYSTEM = """You find where in a file an edit belongs. You are shown the file's outline: its functions, \
-classes, methods or sections, one per line, with the lines each spans. Reply with the name of the one entry \
-that the instruction asks to change, exactly as it is listed, and nothing else."""
+CHOICE_SYSTEM = """You find where in a file an edit belongs. You are shown candidates from the file: functions, \
+classes, methods or sections, each with the lines it spans and its first lines. Reply with the name of the one \
+candidate that the instruction asks to change, exactly as it is listed, and nothing else."""
 
 
-def choice_prompt(tok, instruction: str, outline: str) -> list[int]:
-    """The prompt of the model's choice of a window, over a compact outline of the file."""
+def choice_prompt(tok, instruction: str, candidates: str) -> list[int]:
+    """The prompt of the model's choice of a window among candidates (core/windows.py choice_text)."""
     return prompt_ids(tok, [{"role": "system", "content": CHOICE_SYSTEM},
-                            {"role": "user", "content": f"Instruction: {instruction}\n\nOutline:\n{outline}"}])
+                            {"role": "user", "content": f"Instruction: {instruction}\n\nCandidates:\n{candidates}"}])
 
 
 def fence_for(document: str) -> str:

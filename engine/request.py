@@ -22,6 +22,7 @@ class EditRequest:
     hooks: Hooks = field(default_factory=Hooks)
     lines: tuple[int, int] | None = None  # the editor's selection (1-based, inclusive): a windowed edit's window
     language: str | None = None         # python, javascript or markdown; None: read from the document
+    at: int | None = None               # the editor's cursor line (1-based): a windowed edit's symbol there
 
     @property
     def lf(self) -> str:
@@ -33,7 +34,7 @@ class EditRequest:
 
     def part(self, document: str, max_new_tokens: int | None, hooks: Hooks) -> "EditRequest":
         """The same instruction on a part of the document (a window), with what is left of the budget."""
-        return replace(self, document=document, max_new_tokens=max_new_tokens, hooks=hooks, lines=None)
+        return replace(self, document=document, max_new_tokens=max_new_tokens, hooks=hooks, lines=None, at=None)
 
 
 @dataclass(frozen=True)

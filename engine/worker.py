@@ -104,8 +104,10 @@ class Worker:
         except Cancelled:
             self.error(rid, E_CANCELLED, "cancelled")
         except IncompleteEdit as e:
-            self.send({"id": rid, "error": {"code": INCOMPLETE, "message": str(e), "data": {
-                "stop": e.stop, "limit": e.limit, "stats": e.stats.as_dict() if e.stats else None}}})
+            data = {"stop": e.stop, "limit": e.limit, "stats": e.stats.as_dict() if e.stats else None}
+            if e.text is not None:  # a refused deletion: an editor may offer it for review, with the warning
+                data["text"] = e.text
+            self.send({"id": rid, "error": {"code": INCOMPLETE, "message": str(e), "data": data}})
         except ContextError as e:
             self.error(rid, TOO_LONG, str(e))
         except _out_of_memory():
@@ -163,7 +165,10 @@ def _edit_args(p: dict) -> dict:
     language = p.get("language")
     if language is not None and not isinstance(language, str):
         raise TypeError("`language` must be a string")
+    at = p.get("at")
+    if at is not None and (type(at) is not int or at < 1):
+        raise TypeError("`at` must be a 1-based line number")
     return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
             "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
             "temperature": float(p.get("temperature", 0.0)), "lines": tuple(lines) if lines else None,
-            "language": language}
+            "language": language, "at": at}

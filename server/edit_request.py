@@ -12,12 +12,13 @@ class EditRequest:
     uri: str
     instruction: str
     version: int | None = None
-    range: types.Range | None = None
+    range: types.Range | None = None        # the selection: the window of the edit
+    position: types.Position | None = None  # the cursor: the symbol there is the window (core/windows.py)
 
     @classmethod
     def from_json(cls, obj) -> "EditRequest":
         if not isinstance(obj, dict):
-            raise ValueError("expected one argument {uri, version, range?, instruction}")
+            raise ValueError("expected one argument {uri, version, instruction, range?, position?}")
         uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")
         if not isinstance(uri, str) or not uri:
             raise ValueError("missing uri")
@@ -25,12 +26,14 @@ class EditRequest:
             raise ValueError("missing instruction")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ValueError("version must be an integer")
-        return cls(uri, instruction, version, parse_range(obj.get("range")))
+        return cls(uri, instruction, version, parse_range(obj.get("range")), parse_position(obj.get("position")))
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"uri": self.uri, "version": self.version, "instruction": self.instruction}
         if self.range is not None:
             out["range"] = range_json(self.range)
+        if self.position is not None:
+            out["position"] = position_json(self.position)
         return out
 
 
@@ -43,6 +46,19 @@ def parse_range(obj) -> types.Range | None:
                            end=types.Position(line=int(e["line"]), character=int(e["character"])))
     except (KeyError, TypeError, ValueError):
         raise ValueError("range must be {start: {line, character}, end: {line, character}}") from None
+
+
+def parse_position(obj) -> types.Position | None:
+    if obj is None:
+        return None
+    try:
+        return types.Position(line=int(obj["line"]), character=int(obj["character"]))
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("position must be {line, character}") from None
+
+
+def position_json(p: types.Position) -> dict:
+    return {"line": p.line, "character": p.character}
 
 
 def range_json(r: types.Range) -> dict:
@@ -61,6 +77,7 @@ class Outcome:
     message: str = ""
     hunks: list[Hunk] = field(default_factory=list)  # one per edit
     reviewed: bool = False  # the edit goes to the client as hunks that need confirmation
+    warning: str | None = None  # why the edit may only be reviewed (it deletes lines unasked)
 
     def result(self) -> dict:
         out = {"applied": self.status == "applied", "status": self.status, "reviewed": self.reviewed,
@@ -69,4 +86,6 @@ class Outcome:
             out["stats"] = self.stats
         if self.message:
             out["message"] = self.message
+        if self.warning:
+            out["warning"] = self.warning
         return out

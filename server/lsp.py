@@ -4,9 +4,11 @@
                               "Edit with Copy-as-Decode…" (refactor.rewrite, client command
                               copyAsDecode.editInteractive, which asks for an instruction)
     codeAction/resolve        runs a quickfix's edit and fills its versioned TextDocumentEdit
-    workspace/executeCommand  copyAsDecode.edit {uri, version, range?, instruction}: runs the edit with
-                              work-done progress and applies it with workspace/applyEdit (as hunks that
-                              need confirmation when it goes to review);
+    workspace/executeCommand  copyAsDecode.edit {uri, version, instruction, range?, position?}: runs the edit
+                              of the whole document (the selection `range` as its window, else the
+                              symbol at the cursor `position`, core/windows.py) with work-done progress
+                              and applies it with workspace/applyEdit (as hunks that need confirmation
+                              when it goes to review);
                               copyAsDecode.cancel {uri?}: cancels running edits
 
 See docs/editors.md for the behaviour users see.
@@ -23,10 +25,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from copy_as_decode.core.contract import CAP, INCOMPLETE, TOO_LONG
+from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG
 
 from . import positions
-from .edit_request import EditRequest, Outcome, range_json
+from .edit_request import EditRequest, Outcome, position_json, range_json
 from .settings import SECTION, Settings
 from .worker_client import Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError
 
@@ -36,8 +38,6 @@ CANCEL_COMMAND = "copyAsDecode.cancel"
 INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the editor plugins, not here
 EDIT_TITLE = "Edit with Copy-as-Decode…"
 FIX_TITLE = "Fix with Copy-as-Decode: "
-QUICKFIX_WHOLE_DOCUMENT_LINES = 300  # longer documents send a window around the diagnostic
-QUICKFIX_WINDOW = 50  # lines on each side
 PROGRESS_INTERVAL = 0.1  # seconds between progress reports
 # LSP language ids whose outline core/outline.py reads (for windowed edits)
 OUTLINE_LANGUAGES = {"python": "python", "javascript": "javascript", "javascriptreact": "javascript",
@@ -169,30 +169,22 @@ class CopyAsDecodeServer(LanguageServer):
         actions = []
         diagnostics = [d for d in params.context.diagnostics if _overlaps(d.range, params.range)]
         if diagnostics and _wanted(types.CodeActionKind.QuickFix, only):
-            index = self.index(doc)
-            windowed = doc.source.count("\n") > QUICKFIX_WHOLE_DOCUMENT_LINES
-            actions += [self._quick_fix(doc, index, diag, windowed) for diag in diagnostics]
+            actions += [self._quick_fix(doc, diag) for diag in diagnostics]
         if _wanted(types.CodeActionKind.RefactorRewrite, only):
             args: dict[str, Any] = {"uri": doc.uri, "version": doc.version}
             if params.range.start != params.range.end:
                 args["range"] = range_json(params.range)
+            else:
+                args["position"] = position_json(params.range.start)
             actions.append(types.CodeAction(
                 title=EDIT_TITLE, kind=types.CodeActionKind.RefactorRewrite,
                 command=types.Command(title=EDIT_TITLE, command=INTERACTIVE_COMMAND, arguments=[args])))
         return actions
 
-    def _quick_fix(self, doc, index: positions.LineIndex, diag: types.Diagnostic, windowed: bool) -> types.CodeAction:
-        text = doc.source
-        rng = None
-        base = 0
-        if windowed:
-            first = max(0, diag.range.start.line - QUICKFIX_WINDOW)
-            last = diag.range.end.line + QUICKFIX_WINDOW + 1
-            rng = types.Range(start=types.Position(line=first, character=0), end=types.Position(line=last, character=0))
-            base, _ = positions.whole_lines(text, *index.range_offsets(rng))
-        at = index.offset_at(diag.range.start)
-        line = text.count("\n", base, at) + 1  # as the model sees it: 1-based within what is sent
-        req = EditRequest(doc.uri, diagnostic_instruction(diag, line), doc.version, rng)
+    def _quick_fix(self, doc, diag: types.Diagnostic) -> types.CodeAction:
+        """The whole document, with the diagnostic's start as the cursor: the symbol around it is the window."""
+        req = EditRequest(doc.uri, diagnostic_instruction(diag, diag.range.start.line + 1), doc.version,
+                          position=diag.range.start)
         message = diag.message.strip().splitlines()[0] if diag.message.strip() else "problem"
         title = FIX_TITLE + _shorten(message)
         action = types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
@@ -260,25 +252,25 @@ class CopyAsDecodeServer(LanguageServer):
                               types.MessageType.Warning)
         text = doc.source
         index = self.index(doc)
-        if req.range is not None:
-            start, end = positions.whole_lines(text, *index.range_offsets(req.range))
-        else:
-            start, end = 0, len(text)
-        old = text[start:end]
-        if (bad := _not_unicode(old)) is not None:
-            line = index.position_at(start + bad).line + 1
+        if (bad := _not_unicode(text)) is not None:
+            line = index.position_at(bad).line + 1
             return self._fail(req, "error", f"the document holds text that is not valid Unicode (line {line}); "
                                             "nothing was changed")
         if _not_unicode(req.instruction) is not None:
             return self._fail(req, "error", "the instruction holds text that is not valid Unicode; nothing was changed")
         settings = self.settings
-        params = {"document": old, "instruction": req.instruction, "selector": settings.selector,
+        params = {"document": text, "instruction": req.instruction, "selector": settings.selector,
                   "max_new_tokens": settings.budget}
+        if req.range is not None:
+            params["lines"] = positions.selected_lines(text, index, req.range)
+        if req.position is not None:
+            params["at"] = positions.line_of(text, index, req.position)
         if (language := OUTLINE_LANGUAGES.get(doc.language_id or "")) is not None:
             params["language"] = language  # how a windowed edit reads the outline
 
         await progress.begin(title, job,
                              "waiting for the model" if self.worker.running else "starting the model worker")
+        warning = None
         try:
             async with asyncio.timeout(settings.timeout or None):
                 result = await self.worker.edit(params, progress.report, key=req.uri)
@@ -296,28 +288,33 @@ class CopyAsDecodeServer(LanguageServer):
             progress.end("failed")
             return self._fail(req, "error", f"{e}; it restarts with the next edit")
         except WorkerError as e:
-            progress.end("incomplete" if e.code == INCOMPLETE else "failed")
-            return self._fail(req, "error", _worker_message(e, settings))
+            refused = (e.data or {}).get("text") if e.code == INCOMPLETE and (e.data or {}).get("stop") == SKIPPED else None
+            if isinstance(refused, str) and self.shows_annotations() and settings.review != "never":
+                result, warning = {"text": refused, "stats": (e.data or {}).get("stats")}, str(e)
+            else:
+                progress.end("incomplete" if e.code == INCOMPLETE else "failed")
+                return self._fail(req, "error", _worker_message(e, settings))
         stats = result.get("stats") if isinstance(result, dict) else None
         new = result.get("text") if isinstance(result, dict) else None
         if not isinstance(new, str):
             progress.end("failed")
             return self._fail(req, "error", "the model worker gave no text")
-        new = _keep_final_newline(old, new, followed=end < len(text))  # the worker kept old's line endings
         doc = self.document(req.uri)
         if doc is None or doc.version != version:
             progress.end("document changed")
             return self._fail(req, "stale", "the document changed while the edit ran; nothing was applied",
                               types.MessageType.Warning, stats)
         from copy_as_decode.core.text_edits import text_edits  # here: it pulls in numpy, slow to import
-        edits = positions.to_lsp_edits(text, start, text_edits(old, new), index)
+        edits = positions.to_lsp_edits(text, 0, text_edits(text, new), index)
         if not edits:
             progress.end("no change")
             return self._fail(req, "unchanged", "the model made no change", types.MessageType.Info, stats)
         hunks = [positions.hunk(index, e) for e in edits]
-        reviewed = self.shows_annotations() and settings.reviews(sum(h.changed for h in hunks))
+        reviewed = self.shows_annotations() and (warning is not None or settings.reviews(sum(h.changed for h in hunks)))
         progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
-        return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed)
+        if warning is not None:  # a refused deletion, offered only for review: each hunk says why
+            self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
+        return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
 
     def _fail(self, req: EditRequest, status: str, message: str, kind=types.MessageType.Error,
               stats=None) -> Outcome:
@@ -336,8 +333,8 @@ class CopyAsDecodeServer(LanguageServer):
             ids = [f"hunk-{k}" for k in range(1, len(edits) + 1)]
             edits = [types.AnnotatedTextEdit(range=e.range, new_text=e.new_text, annotation_id=i)
                      for e, i in zip(edits, ids)]
-            annotations = {i: types.ChangeAnnotation(label=h.label, needs_confirmation=True,
-                                                     description=_shorten(" ".join(instruction.split())))
+            about = outcome.warning or _shorten(" ".join(instruction.split()))
+            annotations = {i: types.ChangeAnnotation(label=h.label, needs_confirmation=True, description=about)
                            for h, i in zip(outcome.hunks, ids)}
         edit = types.WorkspaceEdit(change_annotations=annotations, document_changes=[types.TextDocumentEdit(
             text_document=types.OptionalVersionedTextDocumentIdentifier(uri=outcome.uri, version=outcome.version),
@@ -435,14 +432,6 @@ def _not_unicode(text: str) -> int | None:
     except UnicodeEncodeError as e:
         return e.start
     return None
-
-
-def _keep_final_newline(old: str, new: str, followed: bool) -> str:
-    """A line range that is followed by more text keeps its final line break (else the next line would be
-    joined to it). Line endings follow core.document.with_line_endings, the rule every client shares."""
-    if followed and new and old.endswith("\n") and not new.endswith("\n"):
-        new += "\r\n" if old.endswith("\r\n") else "\n"
-    return new
 
 
 def _shorten(text: str, limit: int = 80) -> str:

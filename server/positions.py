@@ -77,6 +77,23 @@ def whole_lines(text: str, start: int, end: int) -> tuple[int, int]:
     return a, max(a, b)
 
 
+def selected_lines(text: str, index: LineIndex, rng: types.Range) -> list[int]:
+    """[first, last]: the core's lines (1-based, inclusive) a selection covers, whole (whole_lines)."""
+    start, end = whole_lines(text, *index.range_offsets(rng))
+    first = _clamped(text, text.count("\n", 0, start) + 1)
+    last = first + text.count("\n", start, end) - (1 if text[start:end].endswith("\n") else 0)
+    return [first, _clamped(text, max(first, last))]
+
+
+def line_of(text: str, index: LineIndex, position: types.Position) -> int:
+    """The core's line (1-based) a position lies on; the empty line after a final line break is the last."""
+    return _clamped(text, text.count("\n", 0, index.offset_at(position)) + 1)
+
+
+def _clamped(text: str, line: int) -> int:
+    return max(1, min(line, text.count("\n") + (1 if text and not text.endswith("\n") else 0)))
+
+
 def to_lsp_edits(full_text: str, base: int, core_edits, index: LineIndex) -> list[types.TextEdit]:
     """Core TextEdits made on `full_text[base:...]` (lines and code points relative to that slice) ->
     LSP TextEdits on `full_text` in the index's encoding.

@@ -6,9 +6,14 @@ know the exact result. Lines at its start that begin with "#" steer the double i
     #slow S [N]      N progress steps (default 100) of S seconds each before answering; cancellable
     #crash           exit at once with status 3 (after a line on stderr)
     #error CODE MSG  answer with that error (without error data)
+    #refuse          resolve the program, then refuse it as a deletion nobody asked for (1004, stop
+                     `skipped`, the result in `data.text`), as the real worker does
 
 An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
 the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
+
+With `lines` [A, B] (the selection) the program edits those lines only, as a windowed edit does, and the rest
+of the document is kept; stats echo `lines` and `at` (the cursor) as sent.
 
 Each #slow step and each generated character counts as one sampled token. Like the real worker it takes
 `max_new_tokens` "auto" (the default: no limit here) or a positive integer; an edit that would sample more is
@@ -90,7 +95,8 @@ def run_edit(req: dict, info: dict) -> None:
         return {"stop": stop, "budget": limit or 0, "sampled": sampled, "spliced": spliced, "forwards": forwards,
                 "prefill_s": 0.0, "decode_s": total, "splice_s": 0.0, "mask_s": 0.0, "total_s": total,
                 "prompt_tokens": len(document), **info,
-                "selector": params.get("selector"), "max_new_tokens": params.get("max_new_tokens")}
+                "selector": params.get("selector"), "max_new_tokens": params.get("max_new_tokens"),
+                "lines": params.get("lines"), "at": params.get("at")}
 
     def incomplete():
         e = contract.IncompleteEdit(contract.CAP, limit)
@@ -118,12 +124,18 @@ def run_edit(req: dict, info: dict) -> None:
                 send({"jsonrpc": "2.0", "method": "progress",
                       "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
                                  "text_chars": 0}})
+    lines = split_lines(document)
+    first, last = params.get("lines") or (1, len(lines))
     try:
         items = parse(program)
-        text = with_line_endings(document, resolve(items, document))  # as the real worker answers
+        part = resolve(items, "".join(lines[first - 1:last]))
+        text = with_line_endings(document, "".join(lines[:first - 1]) + part + "".join(lines[last:]))
     except (ProgramSyntaxError, ResolveError) as e:
         return answer(rid, error={"code": BAD_PROGRAM, "message": f"program could not be resolved: {e}"})
-    lines = split_lines(document)
+    if ["refuse"] in directives:
+        return answer(rid, error={"code": INCOMPLETE, "message": "the model's answer deletes lines 2-3 unasked; "
+                                  "nothing was changed", "data": {"stop": contract.SKIPPED, "limit": limit or 0,
+                                                                 "stats": stats(contract.SKIPPED, 1), "text": text}})
     for item in items:
         if isinstance(item, Gen):
             sampled += len(item.text)

@@ -13,7 +13,7 @@ class ScriptedFront(EditFront):
     def __init__(self, tok, answer, fenced: bool = False, choice=None):
         super().__init__(tok, context=32768, trained=False)
         self.answer, self.fenced, self.choice = answer, fenced, choice
-        self.seen, self.prompts, self.options = [], [], None
+        self.seen, self.prompts, self.options, self.choice_prompt = [], [], None, None
 
     def _decode_rewrite(self, plan):
         document, fence, hooks = plan.request.lf, plan.fence, plan.hooks

@@ -1,8 +1,13 @@
-"""Lines an edit deletes, and the head/tail rule: a finished edit that drops the start or the end of the file
-unasked changes nothing (core/deletions.py)."""
+"""Lines an edit deletes, and the rule that a finished edit that drops a run of lines unasked (at the start,
+the end, or anywhere between) changes nothing (core/deletions.py)."""
 import pytest
 
-from copy_as_decode.core.deletions import asks_deletion, deleted_lines, lines_lost, skipped_end
+from copy_as_decode.core.deletions import DROP_EXCESS, asks_deletion, deleted_lines, drops, lines_lost, unasked
+
+
+def skipped_end(old, new):
+    """Where the first drop at an end of the document is, or None."""
+    return next((d.where for d in drops(old, new) if d.where != "middle"), None)
 
 MODULE = ("import os\nimport sys\nfrom pathlib import Path\n\n\n"
           "def first_word(text):\n    return text.split()[0]\n\n\n"
@@ -47,13 +52,44 @@ def test_an_instruction_that_asks_for_a_deletion_is_recognised():
     assert not asks_deletion("Fix the bug in first_word.") and not asks_deletion("Rename it to head_word.")
 
 
-def test_no_gold_edit_of_any_shipped_corpus_drops_a_head_or_tail():
-    """The rule's measurement: gold edits of every corpus (HumanEvalFix, prose, the long files) never do it."""
+BIG = "".join(f"def f{k}(x):\n" + "".join(f"    x = x + {k * 100 + j}\n" for j in range(12)) + "    return x\n\n\n"
+              for k in range(4))
+
+
+def test_a_function_replaced_by_a_call_in_the_middle_is_a_drop_that_names_its_lines():
+    body = "".join(f"    x = x + {100 + j}\n" for j in range(12))
+    new = BIG.replace(body, "    x = helper(x)\n")
+    [d] = drops(BIG, new)
+    assert (d.first, d.last, d.lost, d.where) == (18, 29, 11, "middle")
+    assert d.describe() == "lines 18-29 (11 non-blank lines not kept elsewhere)"
+    assert d.describe(100, "window") == "lines 118-129 (11 non-blank lines not kept elsewhere)"
+    assert unasked(BIG, new, "Fix f1: it must add the offsets") == [d]
+    assert unasked(BIG, new, "Simplify f1 into a call to helper") == []
+
+
+def test_a_line_kept_by_chance_does_not_split_a_drop():
+    body = "".join(f"    x = x + {100 + j}\n" for j in range(12))
+    new = BIG.replace(body, "    y = helper(x)\n" + body.splitlines(True)[6] + "    z = 2\n")
+    assert [d.lost for d in drops(BIG, new)] == [11 - 2]
+
+
+def test_small_deletions_and_moves_in_the_middle_are_not_drops():
+    body = "".join(f"    x = x + {100 + j}\n" for j in range(12))
+    fewer = "".join(f"    x = x + {100 + j}\n" for j in range(DROP_EXCESS - 1, 12))
+    assert drops(BIG, BIG.replace(body, fewer)) == []  # DROP_EXCESS - 1 lines gone
+    f1 = BIG[BIG.index("def f1"):BIG.index("def f2")]
+    moved = BIG.replace(f1, "") + f1
+    assert drops(BIG, moved) == []
+
+
+def test_no_gold_edit_of_any_shipped_corpus_drops_lines():
+    """The rule's measurement: gold edits of every corpus (HumanEvalFix, prose, the long files) never drop a
+    run of lines, wherever it is, whether or not their instruction asks for a deletion."""
     from copy_as_decode.bench.corpora import load, user_file
     checked = 0
     for name in ("humanevalfix-python", "humanevalfix-js", "text", "long-python", "long-js", "long-text"):
         for case in load(name):
             before, gold = user_file(case)
-            assert skipped_end(before, gold) is None, (name, case.id)
+            assert drops(before, gold) == [], (name, case.id)
             checked += 1
     assert checked == 164 + 164 + 154 + 3 * 45

@@ -192,8 +192,10 @@ async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps
         await client.stop()
 
 
-async def edit(client, uri, instruction, version=None, rng=None, msg_id=None, editor=None):
+async def edit(client, uri, instruction, version=None, rng=None, msg_id=None, editor=None, position=None):
     arg = {"uri": uri, "instruction": instruction, "version": version}
+    if position is not None:
+        arg["position"] = {"line": position[0], "character": position[1]}
     if editor is not None and version is None:
         arg["version"] = editor.version(uri)
     if rng is not None:
@@ -284,27 +286,45 @@ async def test_edit_whole_document_with_progress(shared):
     assert reports[-1].message == "1 edit"
 
 
-async def test_range_sends_only_those_lines(shared):
+async def test_a_selection_is_a_window_of_the_whole_document(shared):
     client, editor, uri, uri2 = shared
     editor.open(uri, "a\nb\nc\nd\ne\n")
-    # a selection ending at column 0 does not take that line: only line 2 is sent, as line 1
+    # a selection ending at column 0 does not take that line: the window is line 2 of the whole document
     res = await edit(client, uri, '<gen>B\n</gen>', rng=((1, 1), (2, 0)), editor=editor)
     assert res["applied"], res
     assert editor.text(uri) == "a\nB\nc\nd\ne\n"
-    assert res["stats"]["prompt_tokens"] == len("b\n")
-    # from inside line 3 to inside line 4: both lines are sent, as lines 1-2
+    assert res["stats"]["lines"] == [2, 2] and res["stats"]["prompt_tokens"] == len("a\nb\nc\nd\ne\n")
+    # from inside line 3 to inside line 4: both lines
     res = await edit(client, uri, '<copy lines="1-1"/><gen>C2\n</gen>', rng=((2, 0), (3, 1)), editor=editor)
     assert res["applied"], res
-    assert editor.text(uri) == "a\nB\nc\nC2\ne\n"
-    assert res["stats"]["prompt_tokens"] == len("c\nd\n")
+    assert editor.text(uri) == "a\nB\nc\nC2\ne\n" and res["stats"]["lines"] == [3, 4]
 
 
-async def test_range_keeps_line_break_before_following_text(shared):
+async def test_the_cursor_goes_with_the_whole_document(shared):
     client, editor, uri, uri2 = shared
     editor.open(uri, "a\nb\nc\n")
-    res = await edit(client, uri, "<gen>B</gen>", rng=((1, 0), (1, 1)), editor=editor)
-    assert res["applied"], res
-    assert editor.text(uri) == "a\nB\nc\n"
+    res = await edit(client, uri, '<copy lines="1-3"/>', editor=editor, position=(1, 1))
+    assert res["stats"]["at"] == 2 and res["stats"]["lines"] is None
+    res = await edit(client, uri, '<copy lines="1-3"/>', editor=editor, position=(3, 0))  # the empty last line
+    assert res["stats"]["at"] == 3
+
+
+async def test_a_refused_deletion_is_offered_only_for_review():
+    """A deletion nobody asked for reaches the document only through review, each hunk saying why; a client
+    that cannot review gets the refusal and an unchanged document."""
+    async with session(caps=capabilities(UTF16, True, True, annotations=True)) as (client, editor):
+        editor.open(URI, "a\nb\nc\n")
+        res = await edit(client, URI, '#refuse\n<copy lines="1-1"/>', editor=editor)
+        assert res["status"] == "applied" and res["reviewed"] and "deletes lines 2-3 unasked" in res["warning"]
+        [note] = editor.applied[-1].edit.change_annotations.values()
+        assert note.needs_confirmation and "deletes lines 2-3 unasked" in note.description
+        assert editor.text(URI) == "a\n"  # this test editor ticks every hunk it is shown
+        assert "deletes lines 2-3 unasked; review it" in messages(client, t.MessageType.Warning)[-1]
+    async with session() as (client, editor):
+        editor.open(URI, "a\nb\nc\n")
+        res = await edit(client, URI, '#refuse\n<copy lines="1-1"/>', editor=editor)
+        assert res["status"] == "error" and "nothing was changed" in res["message"]
+        assert editor.text(URI) == "a\nb\nc\n" and not editor.applied
 
 
 @pytest.mark.parametrize("encoding", [UTF16, UTF8])
@@ -478,17 +498,15 @@ async def test_worker_errors_leave_the_buffer_alone(shared):
 async def test_text_that_is_not_unicode(shared):
     client, editor, uri, uri2 = shared
     editor.open(uri, "a\n\ud800b\n")  # JSON carries a lone surrogate; UTF-8 (and so the worker) cannot
-    res = await edit(client, uri, "<gen>x\n</gen>", editor=editor)
+    res = await edit(client, uri, "<gen>x\n</gen>", editor=editor, rng=((0, 0), (0, 1)))
     assert res["status"] == "error"
-    res = await edit(client, uri, "<gen>\udfff\n</gen>", editor=editor, rng=((0, 0), (0, 1)))
+    editor.open(uri2, "a\n")
+    res = await edit(client, uri2, "<gen>\udfff\n</gen>", editor=editor)
     assert res["status"] == "error"
     assert messages(client, t.MessageType.Error) == [
         "Copy-as-Decode: the document holds text that is not valid Unicode (line 2); nothing was changed",
         "Copy-as-Decode: the instruction holds text that is not valid Unicode; nothing was changed"]
     assert not editor.applied and progress_ended(client) and await cancel_all(client) == {"cancelled": 0}
-    # the lines around it can still be edited
-    res = await edit(client, uri, "<gen>A\n</gen>", editor=editor, rng=((0, 0), (0, 1)))
-    assert res["applied"] and editor.text(uri) == "A\n\ud800b\n"
 
 
 async def test_an_unexpected_failure_is_one_message():
@@ -621,11 +639,12 @@ async def test_code_actions_with_resolve_support(shared):
     fix, rewrite = actions
     assert fix.title == "Fix with Copy-as-Decode: undefined name 'x'" and fix.kind == "quickfix"
     assert fix.command is None and list(fix.diagnostics) == diags[:1]
-    assert fix.data == {"uri": uri, "version": 1,
+    assert fix.data == {"uri": uri, "version": 1, "position": {"line": 1, "character": 4},
                         "instruction": "Fix the problem reported by pyflakes (F821) at line 2: undefined name 'x'"}
     assert rewrite.title == "Edit with Copy-as-Decode…" and rewrite.kind == "refactor.rewrite"
     assert rewrite.command.command == "copyAsDecode.editInteractive"
-    assert list(rewrite.command.arguments) == [{"uri": uri, "version": 1}]  # empty selection: whole document
+    # no selection: the cursor, whose symbol is the window
+    assert list(rewrite.command.arguments) == [{"uri": uri, "version": 1, "position": {"line": 1, "character": 0}}]
     # a selection: the rewrite covers it; only diagnostics in range give fixes
     actions = await code_actions(client, uri, ((0, 0), (2, 3)), diags)
     assert [a.kind for a in actions] == ["quickfix", "quickfix", "refactor.rewrite"]
@@ -646,12 +665,12 @@ async def test_code_actions_without_resolve_support_carry_the_command():
         assert list(fix.command.arguments) == [fix.data]
 
 
-async def test_quick_fix_window_in_long_documents(shared):
+async def test_a_quick_fix_sends_the_whole_document_with_the_diagnostic_as_the_cursor(shared):
     client, editor, uri, uri2 = shared
     editor.open(uri, "".join(f"line {k}\n" for k in range(1, 1001)))
     [fix, _] = await code_actions(client, uri, ((600, 0), (600, 0)), [diagnostic(600)])
-    assert fix.data["range"] == {"start": {"line": 550, "character": 0}, "end": {"line": 651, "character": 0}}
-    assert "at line 51:" in fix.data["instruction"]  # line 601 is line 51 of the window
+    assert "range" not in fix.data and fix.data["position"] == {"line": 600, "character": 4}
+    assert "at line 601:" in fix.data["instruction"]
 
 
 async def test_resolve_fills_a_versioned_edit(shared):

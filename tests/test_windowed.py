@@ -36,7 +36,8 @@ def test_a_window_whose_rewrite_drops_its_head_changes_nothing(qwen_tokenizer):
     front = Scripted(qwen_tokenizer, lambda d: d.split("\n", 1)[1])  # the body without its `def` line
     with pytest.raises(IncompleteEdit) as e:
         front.edit(DOC, "Fix `Store.get`.")
-    assert e.value.stop == "skipped" and "lines 5-8" in str(e.value) and "nothing was changed" in str(e.value)
+    assert e.value.stop == "skipped" and "window's head: line 5 " in str(e.value)
+    assert "nothing was changed" in str(e.value)
 
 
 def test_a_whole_file_answer_that_drops_the_imports_changes_nothing(qwen_tokenizer):
@@ -55,7 +56,8 @@ def test_without_a_named_symbol_the_whole_file_is_rewritten_and_stats_say_why(qw
     front = Scripted(qwen_tokenizer, lambda d: d.replace("return a + 3", "return a + 4"))
     result = front.edit(DOC, "Make it faster.")
     assert front.seen == [DOC] and result.stats.selector == "verified"
-    assert result.stats.windows == "whole file: the instruction names no symbol of the document"
+    assert result.stats.windows == ("whole file: the instruction names no symbol of the document and no symbol "
+                                    "matches its words")
 
 
 def test_a_rename_rewrites_the_definition_and_each_use(qwen_tokenizer):
@@ -77,18 +79,40 @@ def Choosing(tok, script, choice):
     return ScriptedFront(tok, script, fenced=True, choice=choice)
 
 
-def test_without_a_name_the_model_chooses_the_window_from_the_outline(qwen_tokenizer):
-    front = Choosing(qwen_tokenizer, lambda d: d.replace("a + 7", "a * 7"), ("f7", 0.9))
-    result = front.edit(DOC, "Make the seventh one multiply.")
-    assert "Store.get (method, lines 5-6)" in front.choice_prompt and "f39 (function" in front.choice_prompt
-    assert front.options[:3] == ["Store", "Store.get", "helper"] and len(front.options) == 43
-    assert result.text == DOC.replace("a + 7", "a * 7") and result.stats.windows == "41-44 (f7)"
+def test_without_a_name_the_model_chooses_among_the_search_hits(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d.replace("self.items[key]", "self.items.get(key)"), ("Store.get", 0.9))
+    result = front.edit(DOC, "Missing keys should give None instead of raising.")
+    assert "Store.get (method, lines 5-6):\n    def get(self, key):\n    return self.items[key]\n" in front.choice_prompt
+    assert front.options[0] == "Store.get" and len(front.options) <= 5
+    assert result.text == DOC.replace("self.items[key]", "self.items.get(key)")
+    assert result.stats.windows == "5-8 (Store.get)"
 
 
-def test_an_unsure_choice_edits_the_whole_file(qwen_tokenizer):
-    front = Choosing(qwen_tokenizer, lambda d: d, ("f7", 0.3))
-    result = front.edit(DOC, "Make the seventh one multiply.")
-    assert front.seen == [DOC] and result.stats.windows == "whole file: the model's choice (f7, p=0.30) is below 0.5"
+def test_an_unsure_choice_that_is_not_the_search_first_edits_the_whole_file(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d, ("helper", 0.3))
+    result = front.edit(DOC, "Missing keys should give None instead of raising in the store.")
+    assert front.options == ["Store.get", "helper"]
+    assert front.seen == [DOC] and result.stats.windows.startswith("whole file: the model's choice (helper, p=0.30)")
+    front = Choosing(qwen_tokenizer, lambda d: d, ("Store.get", 0.3))  # unsure, but the search's first: taken
+    assert front.edit(DOC, "Missing keys should give None instead of raising.").stats.windows == "5-8 (Store.get)"
+
+
+def test_the_cursor_picks_the_window_without_a_choice(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d.replace("a + 7", "a * 7"), None)
+    result = front.edit(DOC, "This should multiply.", at=42)
+    assert front.options is None and result.stats.selector == "windowed" and result.stats.windows == "41-44 (f7)"
+    assert result.text == DOC.replace("a + 7", "a * 7")
+
+
+def test_a_window_that_replaces_its_body_with_a_call_changes_nothing_and_names_the_lines(qwen_tokenizer):
+    body = "".join(f"    x{k} = a * {k}\n" for k in range(12))
+    rest = "".join(f"    y{k} = a - {k}\n" for k in range(14))  # kept: the rewrite is no part of the window
+    doc = DOC.replace("def f7(a):\n", "def f7(a):\n" + body + rest)
+    front = Choosing(qwen_tokenizer, lambda d: d.replace(body, "    x0 = other(a)\n"), None)
+    with pytest.raises(IncompleteEdit) as e:
+        front.edit(doc, "Make f7 multiply instead.")
+    assert e.value.stop == "skipped" and "lines 42-53" in str(e.value) and "nothing was changed" in str(e.value)
+    assert e.value.text == doc.replace(body, "    x0 = other(a)\n")  # offered for review by an editor
 
 
 def test_the_local_engine_chooses_under_a_grammar(tiny_engine):

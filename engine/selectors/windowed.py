@@ -11,7 +11,7 @@ the windows can change. Every window must finish, and none may drop its own head
 """
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
-from copy_as_decode.core.deletions import asks_deletion, skipped_end
+from copy_as_decode.core.deletions import unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Item, format_program
@@ -65,8 +65,8 @@ def edit(front, request):
     from ..front import EditResult
     instruction, explicit, hooks = request.instruction, request.max_new_tokens, request.hooks
     lines = split_lines(request.lf)
-    plan = windows.find(request.lf, instruction, request.lines, request.language)
-    if plan.unnamed:
+    plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
+    if plan.candidates:
         plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
         try:
@@ -76,7 +76,7 @@ def edit(front, request):
             raise
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
         return result
-    total, items, after = Stats(selector="windowed", windows=plan.describe()), [], 1
+    total, items, after, dropped = Stats(selector="windowed", windows=plan.describe()), [], 1, []
     for k, w in enumerate(plan.windows, 1):
         old = "".join(lines[w.start - 1: w.end])
         indent = indent_of(old)
@@ -90,32 +90,35 @@ def edit(front, request):
         new = reindent(r.text, indent)
         if not old.endswith("\n"):
             new = new.removesuffix("\n")
+        elif new and not new.endswith("\n"):  # else the line after the window would join its last line
+            new += "\n"
         # the blank lines that end a window separate it from what follows; models close their block before them
         new += "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
         total.add(r.stats)
         total.stop = r.stats.stop
-        if (end := skipped_end(old, new)) and not asks_deletion(instruction):
-            raise IncompleteEdit(SKIPPED, total.budget, total, f"the model's rewrite of lines {w.start}-{w.end} "
-                                                              f"leaves out the {end} of that part unasked")
+        dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
         items += ([Copy(after, w.start - 1)] if w.start > after else []) + _shifted(line_oracle(old, new), w.start - 1)
         after = w.end + 1
     if after <= len(lines):
         items.append(Copy(after, len(lines)))
-    return EditResult(request.restore(resolve(items, lines)), total, program=format_program(_joined(items)))
+    text = request.restore(resolve(items, lines))
+    if dropped:  # a window's own head or tail counts as the file's would (core/deletions.py)
+        raise IncompleteEdit(SKIPPED, total.budget, total, "the model's rewrite deletes " + "; ".join(dropped)
+                             + " unasked", text)
+    return EditResult(text, total, program=format_program(_joined(items)))
 
 
 def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
-    """No symbol named: the model picks one from the file's outline (a short constrained decode), or the whole
-    file is edited when it cannot, or is not confident."""
-    outline, listed = windows.outline_text(plan.symbols)
+    """The model picks one of the plan's candidates (a short constrained decode over their names and first
+    lines); the whole file is edited when it cannot choose, or is not confident (core/windows.py chosen)."""
     with front.tok_lock:
-        ids = prompt.choice_prompt(front.tok, instruction, outline)
-    picked = front._choose(ids, [s.qualname for s in listed], _Labelled(hooks, "choosing where to edit"))
+        ids = prompt.choice_prompt(front.tok, instruction, windows.choice_text(plan.candidates, lines))
+    picked = front._choose(ids, [s.qualname for s in plan.candidates], _Labelled(hooks, "choosing where to edit"))
     if picked is None:
-        return plan
+        return windows.Plan([], f"{plan.reason}, and the engine cannot choose among candidates", plan.language)
     name, p = picked
-    symbol = next((s for s in listed if s.qualname == name), None)
-    return plan if symbol is None else windows.chosen(plan, lines, symbol, p)
+    symbol = next(s for s in plan.candidates if s.qualname == name)
+    return windows.chosen(plan, lines, symbol, p)
 
 
 def _shifted(items: list[Item], by: int) -> list[Item]:

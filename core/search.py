@@ -1,0 +1,58 @@
+"""Where an instruction that names no symbol is about: the document's symbols ranked by BM25 (rank_bm25)
+against the instruction's words and literals, as a developer would grep for them.
+
+Identifiers are split into their words (`primary_key_note`, `primaryKeyNote` -> primary, key, note) and every
+word is stemmed (snowballstemmer: "keys" and `key`, "raising" and `raise` meet), so "the composite primary key
+notes" finds the function that builds one; string literals count like any other text.
+Only the symbols that hold no other symbol are ranked (a method, not its class), so a hit is one window.
+"""
+import re
+from functools import lru_cache
+
+from .document import split_lines
+from .outline import Symbol
+
+TOP = 5  # candidates the model chooses among (core/windows.py)
+_TOKEN = re.compile(r"[A-Za-z]+|\d+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+# words of an instruction that say what to do, not where: they would match every symbol alike
+STOP = frozenset("""a an the this that these those it its is are be been being was were to of in on at by for
+with from as into onto and or not no nor but if then else when while so such than too very can could should
+would must may might will shall do does did done make makes made fix fixes fixed bug bugs wrong instead please
+should also only just get gets there here which who what where why how all any each every some one two""".split())
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer
+    return snowballstemmer.stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """The stems of the lower-case words of `text`, identifiers split at underscores and case changes."""
+    out = []
+    for token in _TOKEN.findall(text):
+        out += [w.lower() for w in _CAMEL.findall(token)] or [token.lower()]
+    return _stemmer().stemWords(out)
+
+
+_STOPS = frozenset(words(" ".join(STOP)))
+
+
+def leaves(symbols: list[Symbol]) -> list[Symbol]:
+    """The symbols no other symbol lies inside."""
+    return [s for s in symbols if not any(o is not s and s.start <= o.start and o.end <= s.end for o in symbols)]
+
+
+def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP) -> list[Symbol]:
+    """The `top` symbols that match the instruction best, best first; [] when no word of it matches any."""
+    from rank_bm25 import BM25Okapi
+    query = [w for w in words(instruction) if w not in _STOPS]
+    pool = leaves(symbols)
+    if not query or not pool:
+        return []
+    lines = split_lines(document)
+    bm25 = BM25Okapi([words("".join(lines[s.start - 1:s.end])) or ["-"] for s in pool])
+    scores = bm25.get_scores(query)
+    best = sorted(range(len(pool)), key=lambda k: -scores[k])
+    return [pool[k] for k in best[:top] if scores[k] > 0]
