@@ -29,6 +29,7 @@ from copy_as_decode.core.resolver import resolve
 # The paper's corpora (the copy-ceiling and round-trip benchmarks pool these).
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 LONG_CORPORA = ("long-python", "long-js", "long-text")
+LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (bench/locate_corpus.py)
 LANGUAGES = ("python", "javascript", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0
@@ -75,7 +76,10 @@ def load(name: str) -> list[Case]:
         return [_humanevalfix(name, r) for r in _read_jsonl(humanevalpack_dir() / _HUMANEVALPACK[name])]
     if name in LONG_CORPORA:
         return load_file(long_path(name), name)
-    raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA + LONG_CORPORA)}")
+    if name in LOCATE_CORPORA:
+        from .locate_corpus import build
+        return build("python" if name == "locate-python" else "javascript")
+    raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA + LONG_CORPORA + LOCATE_CORPORA)}")
 
 
 def load_file(path, name: str | None = None) -> list[Case]:

@@ -47,9 +47,12 @@ from copy_as_decode.engine.selectors import OFFERED
 # CLI edit pays, against the worker's steady state (`grammar`).
 # llama-server: the peer a user would run instead, llama.cpp's plain greedy rewrite of the same prompt with the
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
+# llama-ngram: llama-server with its own n-gram speculation (--spec-type ngram-simple), the peer's best path on
+# the function a user would select by hand: it runs on the function-alone corpus (`--alone`) only.
 SELECTORS = (*OFFERED, "grammar-cold", "prompt-lookup")
 PEER = "llama-server"
-ROWS = SELECTORS + (PEER,)
+NGRAM = "llama-ngram"
+ROWS = SELECTORS + (PEER, NGRAM)
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
@@ -57,7 +60,7 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop",
           "prefilled_tokens": "prefilled", "second_edit_prefilled_tokens": "again_prefilled",
           "second_edit_prefill_seconds": "again_prefill_s", "lines_lost": "lines_lost",
-          "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows"}
+          "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows", "unasked_changed_lines": "unasked"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 
@@ -88,10 +91,14 @@ def add_arguments(p) -> None:
                         "\"Fix the bug: ...\"; other cases are left out): where the edit goes is then the model's choice")
     p.add_argument("--alone", action="store_true",
                    help=f"also run each HumanEvalFix task that a chosen long-file case embeds as the function alone "
-                        f"(corpus {ALONE}), and compare the two per length bucket")
+                        f"(corpus {ALONE}), and compare the two per length bucket; for the locate corpora, each target "
+                        f"function alone (corpus locate-alone), put back into its file for the checks")
     p.add_argument("--peer", action="store_true",
                    help="also run llama-server's plain rewrite of the same prompt with the same model (the `llama-server` "
                         "row; needs the built server, scripts/build-llama-server.sh)")
+    p.add_argument("--peer-ngram", action="store_true",
+                   help=f"also run llama-server with its n-gram speculation on the functions alone (the `{NGRAM}` row, "
+                        f"with --alone on the locate corpora): what a user who selects the function by hand gets")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
     p.add_argument("--json", default="results/edit.json")
 
@@ -140,9 +147,9 @@ def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
 
 
-def run_case(engine, case, selector, args, warm, peer=None) -> dict:
-    """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peer`: the llama-server
-    backend the `llama-server` row runs on."""
+def run_case(engine, case, selector, args, warm, peers=None) -> dict:
+    """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peers`: the llama-server
+    backends the `llama-server` and `llama-ngram` rows run on."""
     from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
     from copy_as_decode.core.deletions import deleted_lines, lines_lost
@@ -162,12 +169,14 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
         if not row["complete"]:  # as for the engine's selectors, a cut-off rewrite changes nothing
             text = document
     else:
-        runs = peer if selector == PEER else engine
-        if selector != PEER:
+        remote = selector in (PEER, NGRAM)
+        runs = peers[selector] if remote else engine
+        if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
         try:
-            r = runs.edit(document, case.instruction, "full" if selector == PEER else selector.removesuffix("-cold"),
-                          max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")))
+            r = runs.edit(document, case.instruction, "full" if remote else selector.removesuffix("-cold"),
+                          max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")),
+                          at=case.extra.get("at"))
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
             text, s, extra = document, e.stats, {"tokens": None, "program": None}
@@ -178,13 +187,20 @@ def run_case(engine, case, selector, args, warm, peer=None) -> dict:
             "prefill_s": s.prefill_s, "prefilled": s.prompt_tokens - s.prompt_cached,
             "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, "windows": s.windows, **extra}
     seconds = time.perf_counter() - start
-    if args.second_edit and selector not in ("prompt-lookup", PEER) and s is not None:
+    if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
     row.setdefault("again_prefilled", None)
     row.setdefault("again_prefill_s", None)
     row.setdefault("windows", None)
+    row.setdefault("unasked", None)
+    if "within" in case.extra:  # a function alone: judged in its file
+        from copy_as_decode.bench.locate_corpus import within
+        document, gold, text = case.extra["within"]["before"], case.extra["within"]["after"], within(case, text)
+    if "target" in case.extra:
+        from copy_as_decode.bench.locate_corpus import unasked_lines
+        row["unasked"] = unasked_lines(case, document, text)
     row.update(deleted_lines=deleted_lines(document, text), lines_lost=None if gold is None else lines_lost(document, text, gold))
     row.update(task=case.extra.get("task"), corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=seconds, text=text,
@@ -216,6 +232,7 @@ def summarize(rows: list[dict]) -> dict:
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
+             "unasked": sum(r.get("unasked") or 0 for r in rs),
              "windowed": sum(r.get("ran") == "windowed" for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
@@ -258,6 +275,7 @@ def cost(rows: list[dict]) -> dict:
 
 
 ALONE = "humanevalfix-alone"
+LOCATE_ALONE = "locate-alone"
 _NAMED_BUG = re.compile(r"^Fix the bug in `[^`]+`: ")
 
 
@@ -291,6 +309,42 @@ def embedded_vs_alone(report: dict) -> dict:
                       "lines_lost": sum(r["lines_lost"] or 0 for r, _ in ps)}
                   for b, ps in sorted(by.items(), key=lambda kv: int(kv[0]))}
             for sel, by in pairs.items()}
+
+
+def locate_summary(report: dict) -> dict:
+    """Per locate corpus, selector and instruction kind (bench/locate_corpus.py): exact, tests passed, lines lost,
+    changed lines outside the target function, whole-file fallbacks, and time against the same function alone
+    (same selector; median of per-case ratios) and against the n-gram peer rewriting it (geometric mean)."""
+    alone_rows = {(r["id"], r["selector"]): r for r in report["corpora"].get(LOCATE_ALONE, {}).get("cases", [])}
+    out: dict = {}
+    for name, data in report["corpora"].items():
+        if not name.startswith("locate-") or name == LOCATE_ALONE:
+            continue
+        groups_: dict = {}
+        for r in data["cases"]:
+            base, kind = r["id"].rsplit("/", 1)
+            groups_.setdefault(r["selector"], {}).setdefault(kind, []).append((r, alone_rows.get((base, r["selector"])),
+                                                                               alone_rows.get((base, NGRAM))))
+        for sel, kinds in groups_.items():
+            for kind, rows in sorted(kinds.items()):
+                mine = [(r, a) for r, a, _ in rows if a is not None]
+                peer = [(r, n) for r, _, n in rows if n is not None]
+                out.setdefault(name, {}).setdefault(sel, {})[kind] = {
+                    "cases": len(rows), "exact": sum(bool(r["exact"]) for r, _, _ in rows),
+                    "passed": sum(bool(r["passed"]) for r, _, _ in rows),
+                    "tested": sum(r["passed"] is not None for r, _, _ in rows),
+                    "lines_lost": sum(r["lines_lost"] or 0 for r, _, _ in rows),
+                    "unasked": sum(r["unasked"] or 0 for r, _, _ in rows),
+                    "whole_file": sum((r["windows"] or "").startswith("whole file") for r, _, _ in rows),
+                    "alone_exact": sum(bool(a["exact"]) for _, a in mine),
+                    "alone_passed": sum(bool(a["passed"]) for _, a in mine),
+                    "median_s": statistics.median(r["seconds"] for r, _, _ in rows),
+                    "median_vs_alone": statistics.median(r["seconds"] / a["seconds"] for r, a in mine) if mine else None,
+                    "geomean_vs_ngram": statistics.geometric_mean(r["seconds"] / n["seconds"] for r, n in peer)
+                    if peer else None,
+                    "ngram_exact": sum(bool(n["exact"]) for _, n in peer),
+                    "ngram_passed": sum(bool(n["passed"]) for _, n in peer)}
+    return out
 
 
 def numerics(report: dict) -> str:
@@ -386,6 +440,18 @@ def print_tables(report: dict) -> None:
     for sel, c in report["cost"].items():
         print(f"{'':<24} {sel:<14} {c['cases']:>5} {c['refused']:>7} {num(c['seconds_per_kline'], '.3f'):>15} "
               f"{num(c['after_prefill_per_kline'], '.3f'):>15}")
+    if report.get("locate"):
+        print(f"\n{'where the edit lands':<24} {'selector':<10} {'kind':>4} {'cases':>5} {'exact':>5} {'tests':>5} "
+              f"{'lines lost':>10} {'unasked':>7} {'whole file':>10} {'median s':>8} {'x alone':>7} {'x ngram gm':>10} "
+              f"{'alone ex/tests':>14} {'ngram ex/tests':>14}")
+        for name, by in report["locate"].items():
+            for sel, kinds in by.items():
+                for kind, k in kinds.items():
+                    print(f"{name:<24} {sel:<10} {kind:>4} {k['cases']:>5} {k['exact']:>5} "
+                          f"{k['passed'] if k['tested'] else '-':>5} {k['lines_lost']:>10} {k['unasked']:>7} "
+                          f"{k['whole_file']:>10} {k['median_s']:>8.1f} {num(k['median_vs_alone'], '.2f'):>7} "
+                          f"{num(k['geomean_vs_ngram'], '.2f'):>10} {k['alone_exact']:>6}/{k['alone_passed']:<7} "
+                          f"{k['ngram_exact']:>6}/{k['ngram_passed']:<7}")
     if report.get("alone"):
         print(f"\n{'embedded vs alone':<24} {'selector':<14} {'bucket':>6} {'cases':>5} {'median x':>8} {'max x':>6} "
               f"{'tests':>5} {'alone':>5} {'lines lost':>10}")
@@ -403,19 +469,24 @@ def run(args) -> int:
     if args.unnamed:
         corpora = [(name, unnamed(cases)) for name, cases in corpora]
     if args.alone:
-        corpora.append((ALONE, alone(corpora)))
+        from copy_as_decode.bench import locate_corpus
+        located = [c for name, cases in corpora if name.startswith("locate-") for c in cases]
+        corpora += [(ALONE, alone(corpora))] if len(located) < sum(len(c) for _, c in corpora) else []
+        corpora += [(locate_corpus.ALONE, locate_corpus.alone(located))] if located else []
     engine = engine_from(args)
     if engine.quant != "none" and "prompt-lookup" in args.selectors:  # transformers' generate(), torch weights
         print("bench edit: prompt-lookup runs on torch weights only (--quant none); left out", file=sys.stderr)
         args.selectors = [s for s in args.selectors if s != "prompt-lookup"]
     with contextlib.ExitStack() as stack:
-        peer = _peer(args, engine, stack) if args.peer else None
-        report = measure(args, engine, peer, corpora)
+        peers = {**({PEER: _peer(args, engine, stack)} if args.peer else {}),
+                 **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {})}
+        report = measure(args, engine, peers, corpora)
     report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
     report["cost"] = cost(report["cases"])
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
     if args.alone:
         report["alone"] = embedded_vs_alone(report)
+        report["locate"] = locate_summary(report)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1))
@@ -427,7 +498,7 @@ def run(args) -> int:
     return 0
 
 
-def measure(args, engine, peer, corpora) -> dict:
+def measure(args, engine, peers, corpora) -> dict:
     """Every selector (and the peer) on every case of `corpora`: the report's rows and per-bucket summaries."""
     import torch
     from tqdm import tqdm
@@ -439,11 +510,12 @@ def measure(args, engine, peer, corpora) -> dict:
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     engine.prefill(engine.prompt_ids("x = 1\n", "warm up", "full"))
     warm = engine.cache_snapshot()
-    selectors = list(args.selectors) + ([PEER] if peer else [])
     for corpus, cases in corpora:
+        # the n-gram peer rewrites what a user would select by hand: a function alone
+        selectors = list(args.selectors) + [p for p in peers if p == PEER or corpus in (ALONE, LOCATE_ALONE)]
         rows = []
         for case in tqdm(cases, desc=corpus, file=sys.stderr):
-            rows += [run_case(engine, case, sel, args, warm, peer) for sel in selectors]
+            rows += [run_case(engine, case, sel, args, warm, peers) for sel in selectors]
         for r in rows:  # the exactness claim, checked token by token where both sides have tokens
             r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
                                              if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
@@ -454,9 +526,10 @@ def measure(args, engine, peer, corpora) -> dict:
     return report
 
 
-def _peer(args, engine, stack):
+def _peer(args, engine, stack, ngram: bool = False):
     """A RemoteEngine on a llama-server started as a user would: the same model's GGUF, all cores, its default
-    options (no speculation, its own weight repacking), the model's whole context, the same prompt layout."""
+    options (no speculation, its own weight repacking; with `ngram`, its n-gram speculation at its default
+    sizes), the model's whole context, the same prompt layout."""
     import os
 
     from copy_as_decode.engine import models
@@ -464,7 +537,8 @@ def _peer(args, engine, stack):
     from copy_as_decode.engine.remote import RemoteEngine
     gguf = models.gguf_file(args.model)
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
-                         speculative=False, batch_invariant=False)
+                         speculative=False, batch_invariant=False,
+                         extra=["--spec-type", "ngram-simple"] if ngram else [])
     stack.enter_context(server)  # stopped when the run ends, whichever way
     peer = RemoteEngine(server.url, args.model)  # its own Hugging Face tokenizer: llama.cpp's is not one
     peer.layout = engine.layout

@@ -13,6 +13,7 @@ from .document import split_lines
 from .outline import Symbol
 
 TOP = 5  # candidates the model chooses among (core/windows.py)
+_QUOTED = re.compile(r"`([^`\n]+)`")
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # words of an instruction that say what to do, not where: they would match every symbol alike
@@ -45,14 +46,17 @@ def leaves(symbols: list[Symbol]) -> list[Symbol]:
 
 
 def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP) -> list[Symbol]:
-    """The `top` symbols that match the instruction best, best first; [] when no word of it matches any."""
+    """The `top` symbols that match the instruction best, best first: those that hold more of the code it
+    quotes (`decoded.startswith(eol):`, `!=`), then by BM25 over its words; [] when nothing matches."""
     from rank_bm25 import BM25Okapi
     query = [w for w in words(instruction) if w not in _STOPS]
     pool = leaves(symbols)
-    if not query or not pool:
+    if not pool:
         return []
     lines = split_lines(document)
-    bm25 = BM25Okapi([words("".join(lines[s.start - 1:s.end])) or ["-"] for s in pool])
-    scores = bm25.get_scores(query)
-    best = sorted(range(len(pool)), key=lambda k: -scores[k])
-    return [pool[k] for k in best[:top] if scores[k] > 0]
+    texts = ["".join(lines[s.start - 1:s.end]) for s in pool]
+    quoted = {q for q in _QUOTED.findall(instruction) if q.strip()}
+    held = [sum(q in text for q in quoted) for text in texts]
+    scores = BM25Okapi([words(text) or ["-"] for text in texts]).get_scores(query) if query else [0.0] * len(pool)
+    best = sorted(range(len(pool)), key=lambda k: (-held[k], -scores[k]))
+    return [pool[k] for k in best[:top] if held[k] or scores[k] > 0]

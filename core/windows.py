@@ -27,6 +27,7 @@ from .outline import Symbol, outline
 MIN_LINES = 60            # shorter documents are edited whole: a window would save little
 MAX_SITES = 8             # more windows than this: the whole file
 MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
+NESTED_LINES = 60         # a function nested in one this short is edited with it
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
 CONFIDENCE = 0.5          # the least probability of the model's choice among searched candidates, unless it
                           # is the search's own first
@@ -35,14 +36,18 @@ _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # an identifier by its shape: an underscore, a dot, a digit, or a capital after the first letter
 _SHAPED = re.compile(r"[\w$]*(?:[_$.\d]|[a-z][A-Z])[\w$.]*")
-# words that introduce a plain word as a symbol's name ("bugs in fib", "the fib function", "def fib")
+# words that introduce a plain word as a symbol's name ("bugs in fib", "the fib function", "def fib", "fib is
+# wrong")
 _INTRODUCED_BEFORE = re.compile(r"\b(in|inside|function|method|class|def|fix|rewrite|refactor|rename|update|"
                                 r"change|modify|edit|section)\s+$", re.I)
-_INTRODUCED_AFTER = re.compile(r"^\s*(\(\)|function\b|method\b|class\b|section\b)", re.I)
-# words that make a name a helper the target calls or uses, not the target
+_INTRODUCED_AFTER = re.compile(r"^\s*(\(\)|function\b|method\b|class\b|section\b|is (wrong|broken|buggy)\b|"
+                               r"(returns|raises|throws|crashes|fails)\b)", re.I)
+# words that make a name a helper the target calls or uses, or context it is compared with: not the target
 _HELPER_BEFORE = re.compile(r"\b(call|calls|calling|called|use|uses|using|used|via|through|with|like|helper|"
-                            r"delegates? to|invokes?|invoking|instead of|rely on|relies on|relying on)"
-                            r"(\s+(the|its|a))?(\s+(helper|function|method))?\s+$", re.I)
+                            r"delegates? to|invokes?|invoking|instead of|rely on|relies on|relying on|leave|keep|"
+                            r"compare with|compare it with|see|as in|same as|similar to|unlike|do not touch|"
+                            r"don't touch|do not change|don't change|without changing|without touching)"
+                            r"(\s+(how|the|its|a))?(\s+(helper|function|method))?\s+$", re.I)
 _NOT_NAMES = frozenset("the a an this that these those it its all every each some any one its their".split())
 _CALLED_AFTER = re.compile(r"^\([^)\s]")  # `name(user)` in an instruction: a call, so a helper
 
@@ -80,8 +85,10 @@ def mentions(instruction: str) -> list[Mention]:
     out, quoted = [], []
     for m in _QUOTED.finditer(instruction):
         text = next(g for g in m.groups() if g is not None).strip()
-        word = _WORD.match(text)  # `get_user(u)` names get_user; "**Examples**" is a heading's text
-        name = word.group() if word is not None and (word.end() == len(text) or text[word.end()] == "(") else text
+        # `get_user` and `get_user()` name get_user; other quoted text only a symbol spelled exactly so (a
+        # heading): `dest.removeListener('close', onclose);` is code, which core/search.py looks for
+        word = _WORD.fullmatch(text.removesuffix("()"))
+        name = word.group() if word is not None else text
         out.append((m.start(), Mention(name, True, _helper(instruction[:m.start()], ""))))
         quoted.append((m.start(), m.end()))
     for m in _WORD.finditer(instruction):
@@ -95,8 +102,8 @@ def mentions(instruction: str) -> list[Mention]:
 
 
 def _helper(before: str, after: str) -> bool:
-    """Said to be called or used: after "call", "using", ... or written as a call with arguments (unquoted:
-    "Fix `get_user(u)`" names the target with an example call)."""
+    """Said to be called, used or compared with ("call", "using", "leave", ...), or written as a call with
+    arguments outside quotes ("only when is_active(user) is true")."""
     return _HELPER_BEFORE.search(before[-40:]) is not None or _CALLED_AFTER.match(after) is not None
 
 
@@ -113,10 +120,16 @@ def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
 
 
 def at_cursor(symbols: list[Symbol], line: int) -> Symbol | None:
-    """The innermost function, method or section around `line` (a class only when no method holds it)."""
+    """The function, method or section around `line` (a class only when no method holds it): the innermost,
+    or the function that holds it when that one is at most NESTED_LINES long (a helper defined inside a
+    function belongs to it)."""
     around = [s for s in symbols if s.start <= line <= s.end]
     inner = [s for s in around if s.kind != "class"] or around
-    return min(inner, key=lambda s: s.end - s.start, default=None)
+    best = min(inner, key=lambda s: s.end - s.start, default=None)
+    while best is not None and best.parent is not None and best.parent.kind == "function" and \
+            best.parent.end - best.parent.start < NESTED_LINES:
+        best = best.parent
+    return best
 
 
 def find(document: str, instruction: str, selection: tuple[int, int] | None = None,
@@ -149,13 +162,16 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     if not first and cursor is not None:
         return _windows(lines, [(cursor.start, cursor.end, cursor.qualname)], f"the cursor: {cursor.qualname}"
                         + context, language, symbols)
-    if len(first) > 1:
-        first = _disambiguated(first, said, cursor)
-    if first and len(first) == 1:
+    several = [s for s in targets if s.name != first[0].name] if first else []
+    if len(first) > 1 or several:
+        first = _disambiguated(first + several, said, cursor)
+    if len(first) == 1:
         return _windows(lines, [(first[0].start, first[0].end, first[0].qualname)],
                         f"named: {first[0].qualname}{context}", language, symbols)
     if first:
-        return Plan([], f"{first[0].name} is defined {len(first)} times", language, symbols, first, named=True)
+        names = ", ".join(dict.fromkeys(s.name for s in first))
+        return Plan([], f"the instruction names {names} ({len(first)} definitions)", language, symbols, first,
+                    named=True)
     found = [s for s in search.rank(document, symbols, instruction) if s not in helpers]
     if not found:
         return Plan([], "the instruction names no symbol of the document and no symbol matches its words",
@@ -176,8 +192,8 @@ def _nested(a: Symbol, b: Symbol) -> bool:
 
 
 def _disambiguated(candidates: list[Symbol], said: list[Mention], cursor: Symbol | None) -> list[Symbol]:
-    """Several definitions of one name: the one at the cursor, else those inside a class (or function) the
-    instruction also mentions."""
+    """Several definitions, of one name or of several the instruction names: the one at the cursor, else those
+    inside a class (or function) the instruction also mentions; else all, for the model to choose."""
     if cursor is not None and len(near := [c for c in candidates if _nested(c, cursor)]) == 1:
         return near
     words = {m.name for m in said}
