@@ -268,7 +268,8 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except contract.IncompleteEdit as e:
-        print(f"copy-as-decode: {e}", file=sys.stderr)
+        where = getattr(e.stats, "windows", None)  # which part of the file the model was rewriting
+        print(f"copy-as-decode: {e}" + (f" ({where})" if where else ""), file=sys.stderr)
         return contract.EXIT_INCOMPLETE
     except (contract.EditError, ProgramSyntaxError, ResolveError, ValueError) as e:
         print(f"copy-as-decode: {e}", file=sys.stderr)

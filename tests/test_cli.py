@@ -90,6 +90,18 @@ def test_edit_refuses_an_unwritable_file_before_any_model_runs(tmp_path):
     assert done.returncode == 2 and err.count("\n") == 1 and "cannot write" in err and "Traceback" not in err
 
 
+def test_the_cursor_line_picks_the_window(tmp_path):
+    f = tmp_path / "long.py"
+    f.write_text(LONG)
+    done = run("edit", f, "-i", "make it faster", "--model", "tiny", "--threads", "1", "--at", "8",
+               "--max-new-tokens", "3")  # cut off: the message still says where it was editing
+    err = done.stderr.decode().strip().splitlines()[-1]
+    assert done.returncode == 3 and err.endswith("nothing was changed (window 1/1: lines 7-9 (f2))"), err
+    done = run("edit", f, "-i", "x", "--model", "tiny", "--at", "9999")
+    assert done.returncode == 2 and "the cursor's line 9999 is outside the document's lines 1-450" in done.stderr.decode()
+    assert run("edit", f, "-i", "x", "--at", "0").returncode == 2  # refused by the parser
+
+
 @pytest.mark.parametrize("value", ["0", "-5", "many"])
 def test_a_bad_budget_is_refused_by_the_parser(tmp_path, value):
     done = run("edit", tmp_path / "a.py", "-i", "x", "--max-new-tokens", value)
