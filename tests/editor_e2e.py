@@ -1,6 +1,8 @@
 """What the editor end-to-end tests share: the settings both sides use and the command line's result."""
+import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,16 @@ SETTINGS = {"model": "qwen2.5-coder-0.5b", "selector": "verified", "maxNewTokens
 CLI_FLAGS = ["--model", "qwen2.5-coder-0.5b", "--selector", "verified", "--max-new-tokens", "256",
              "--device", "cpu", "--dtype", "float32", "--write"]
 TIMEOUT_S = 900
+
+# The cursor test: no selection, the cursor inside `variance` of a document long enough to be edited in
+# windows (core/windows.py MIN_LINES) whose other functions use `total` too. An edit that did not get the
+# cursor would rename the variable in the whole file, or in a function the search picked.
+CURSOR_FIXTURE = "stats.py"
+CURSOR_FUNCTION = "variance"
+CURSOR = {"line": 21, "character": 8}  # the `total` of `total += (v - m) ** 2`; the line is ASCII
+CURSOR_INSTRUCTION = "Rename the variable `total` to `acc`."
+# `auto` edits at the cursor; `verified` and the other explicit selectors edit the whole file whatever the cursor.
+CURSOR_SETTINGS = {**SETTINGS, "selector": "auto"}
 
 
 def copy_as_decode_exe() -> str:
@@ -52,3 +64,20 @@ def read_report(path: Path, log: str, returncode: int) -> dict:
     report = json.loads(path.read_text(encoding="utf-8"))
     assert report["ok"], f"{report.get('msg')}\n{log}"
     return report
+
+
+def check_cursor_edit(windows: str, text: str, log: str = "") -> None:
+    """The edit of CURSOR_FIXTURE by CURSOR_INSTRUCTION with the cursor at CURSOR: the server's `stats.windows`
+    names CURSOR_FUNCTION alone, the instruction was carried out there, and no line outside the function changed."""
+    original = (FIXTURES / CURSOR_FIXTURE).read_text(encoding="utf-8")
+    func = next(n for n in ast.parse(original).body if isinstance(n, ast.FunctionDef) and n.name == CURSOR_FUNCTION)
+    assert func.lineno <= CURSOR["line"] + 1 <= func.end_lineno  # the fixture still fits the test
+    window = re.fullmatch(r"(\d+)-(\d+) \(([^)]*)\)", windows or "")
+    assert window, f"not a window of the cursor's function: {windows!r}\n{log}"
+    assert window[3] == CURSOR_FUNCTION and int(window[1]) == func.lineno, f"window {windows!r}\n{log}"
+    old, new = original.splitlines(keepends=True), text.splitlines(keepends=True)
+    before, after = old[:func.lineno - 1], old[func.end_lineno:]
+    assert new[:len(before)] == before, f"lines before {CURSOR_FUNCTION} changed\n{log}"
+    assert new[len(new) - len(after):] == after, f"lines after {CURSOR_FUNCTION} changed\n{log}"
+    body = "".join(new[len(before):len(new) - len(after)])
+    assert "acc" in body and "total" not in body, f"{CURSOR_FUNCTION} was not edited as asked:\n{body}\n{log}"

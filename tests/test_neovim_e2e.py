@@ -1,5 +1,6 @@
 """End to end in a real Neovim: the plugin in nvim/ talks to `copy-as-decode serve`, the edit lands in the
-buffer and on disk, and the text equals what `copy-as-decode edit ... --write` makes of the same input.
+buffer and on disk, and the text equals what `copy-as-decode edit ... --write` makes of the same input; with
+the cursor in a function of a longer file, only that function changes.
 (The review of a proposed change is tested in test_review.py.)"""
 import json
 import os
@@ -7,7 +8,22 @@ import shutil
 import subprocess
 
 import pytest
-from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, VENV_BIN, cli_result, copy_as_decode_exe, read_report
+from editor_e2e import (
+    CURSOR,
+    CURSOR_FIXTURE,
+    CURSOR_INSTRUCTION,
+    CURSOR_SETTINGS,
+    E2E,
+    FIXTURES,
+    ROOT,
+    SETTINGS,
+    TIMEOUT_S,
+    VENV_BIN,
+    check_cursor_edit,
+    cli_result,
+    copy_as_decode_exe,
+    read_report,
+)
 
 
 def nvim_exe():
@@ -75,3 +91,16 @@ def test_neovim_edit(tmp_path, name, mode, instruction):
     on_disk = report["path"].read_bytes().decode("utf-8")
     assert same_text(report["text"], expected), f"buffer differs from the CLI result\n{log}"
     assert same_text(on_disk, expected), f"file on disk differs from the CLI result\n{log}"
+
+
+@pytest.mark.editor
+def test_neovim_cursor(tmp_path):
+    """`:CopyAsDecode` without a range sends the cursor (in the negotiated encoding) and no range; the server
+    edits the function there and nothing else, and says so in its answer."""
+    report = run_neovim(tmp_path, CURSOR_FIXTURE, "command", CURSOR_INSTRUCTION, CURSOR_SETTINGS,
+                        CAD_CURSOR=json.dumps(CURSOR))
+    log = report["log"]
+    assert report["arg"]["position"] == CURSOR and "range" not in report["arg"], log
+    assert report["result"]["status"] == "applied", log
+    check_cursor_edit(report["result"]["stats"]["windows"], report["text"], log)
+    assert same_text(report["path"].read_bytes().decode("utf-8"), report["text"]), log

@@ -1,17 +1,33 @@
 """End to end in real VS Code (code-server + Chromium, driven by playwright-core): the packaged extension
 starts `copy-as-decode serve`, "Edit with Copy-as-Decode" from the command palette edits the file, and the
-saved file equals what `copy-as-decode edit ... --write` makes of the same input.
+saved file equals what `copy-as-decode edit ... --write` makes of the same input; with the cursor in a
+function of a longer file, only that function changes.
 (The review of a proposed change is tested in test_review.py.)
 
 Screenshots and logs go to $COPY_AS_DECODE_ARTIFACTS (default /tmp/copy-as-decode-artifacts)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from editor_e2e import E2E, FIXTURES, ROOT, SETTINGS, TIMEOUT_S, cli_result, copy_as_decode_exe, read_report
+from editor_e2e import (
+    CURSOR,
+    CURSOR_FIXTURE,
+    CURSOR_INSTRUCTION,
+    CURSOR_SETTINGS,
+    E2E,
+    FIXTURES,
+    ROOT,
+    SETTINGS,
+    TIMEOUT_S,
+    check_cursor_edit,
+    cli_result,
+    copy_as_decode_exe,
+    read_report,
+)
 
 TOOLS = ROOT / ".tools"
 CODE_SERVER = TOOLS / "code-server.sh"
@@ -81,3 +97,18 @@ def test_vscode_edit(tmp_path, name, mode, instruction):
     expected = cli_result(FIXTURES / name, instruction, tmp_path)
     on_disk = report["path"].read_bytes().decode("utf-8")
     assert on_disk == expected, f"saved file differs from the CLI result\n{report['log']}"
+
+
+@pytest.mark.editor
+def test_vscode_cursor(tmp_path):
+    """The palette command with the cursor inside a function and nothing selected: the extension sends the
+    cursor, the server edits that function and nothing else, and its answer (which the extension sums up in
+    its output channel) names the function's lines."""
+    report = run_vscode(tmp_path, CURSOR_FIXTURE, "palette", CURSOR_INSTRUCTION, CURSOR_SETTINGS,
+                        CAD_CURSOR=json.dumps(CURSOR))
+    log = report["log"]
+    assert report["cursor"] == f"Ln {CURSOR['line'] + 1}, Col {CURSOR['character'] + 1}", log
+    last = re.match(r"last edit: (\w+), .*?\blines (\d+-\d+ \([^)]*\))", report.get("lastEdit") or "")
+    assert last, f"no window in the extension's summary {report.get('lastEdit')!r}\n{log}"
+    assert last[1] == "applied", log
+    check_cursor_edit(last[2], report["path"].read_bytes().decode("utf-8"), log)

@@ -6,6 +6,7 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
+  Position as LspPosition,
   ProgressToken,
   Range as LspRange,
   ServerOptions,
@@ -20,10 +21,12 @@ import {
 const SECTION = 'copyAsDecode';
 const SERVER_EDIT = 'copyAsDecode.edit';
 
+/** Where the user means: the selection, if any, and the cursor (the server edits the function there). */
 interface EditTarget {
   uri: string;
   version: number;
   range?: LspRange;
+  position?: LspPosition;
 }
 
 let client: LanguageClient | undefined;
@@ -275,6 +278,12 @@ function summarize(result: unknown): string | undefined {
   if (typeof r.status === 'string') parts.push(r.status);
   if (typeof r.edits === 'number') parts.push(`${r.edits} edit${r.edits === 1 ? '' : 's'}`);
   if (r.reviewed === true) parts.push('reviewed');
+  // Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file: the user sees
+  // whether the cursor or the selection was the place they meant.
+  const windows = stats.windows;
+  if (typeof windows === 'string' && windows) {
+    parts.push(windows.startsWith('whole file') ? windows : `lines ${windows}`);
+  }
   for (const key of ['sampled', 'spliced', 'total_s']) {
     if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
   }
@@ -292,7 +301,8 @@ async function askInstruction(): Promise<string | undefined> {
   return trimmed ? trimmed : undefined;
 }
 
-/** Command palette: edit the selection, or the whole file when nothing is selected. */
+/** Command palette: edit the selection, or the function at the cursor when nothing is selected (the server
+ * decides: an instruction that names another function, or a short file, is edited elsewhere or whole). */
 async function editWithInstruction(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
@@ -302,14 +312,21 @@ async function editWithInstruction(): Promise<void> {
   const instruction = await askInstruction();
   if (!instruction || !client) return;
   const doc = editor.document;
-  const target: EditTarget = { uri: doc.uri.toString(), version: doc.version };
+  // The cursor goes with a selection too: the selection bounds the edit, the cursor tells the server where
+  // the user is.
+  const target: EditTarget = {
+    uri: doc.uri.toString(),
+    version: doc.version,
+    position: client.code2ProtocolConverter.asPosition(editor.selection.active),
+  };
   if (!editor.selection.isEmpty) {
     target.range = client.code2ProtocolConverter.asRange(editor.selection);
   }
   await runEdit(target, instruction);
 }
 
-/** Client side of the server's "Edit with Copy-as-Decode…" refactor action: `[{uri, version, range?}]`. */
+/** Client side of the server's "Edit with Copy-as-Decode…" refactor action: `[{uri, version, range?, position?}]`,
+ * sent back as the server made it (fields this client does not know included), with the instruction. */
 async function editInteractive(arg?: EditTarget): Promise<void> {
   if (!arg || typeof arg.uri !== 'string') return editWithInstruction();
   const instruction = await askInstruction();

@@ -7,11 +7,14 @@
 --   CAD_FILE         file to open and edit (written back on success)
 --   CAD_MODE         "code_action" (refactor action through vim.lsp.buf.code_action) or "command" (:CopyAsDecode)
 --   CAD_INSTRUCTION  the instruction (typed into vim.ui.input, or given to :CopyAsDecode)
+--   CAD_CURSOR       optional JSON LSP position {line, character} (0-based; character in bytes) where the
+--                    cursor is put before the edit (default: the first line's start)
 --   CAD_REVIEW       optional JSON list of steps in the review of the proposed change, each
 --                    {win = "proposal"|"buffer", line = N, keys = "gh"}: the cursor goes to line N of that
 --                    window and the keys are typed; after the edit one `u` is typed in the buffer
 --   CAD_DIFFOPT      optional 'diffopt'
---   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log; with CAD_REVIEW also
+--   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log, arg (the last
+--                    copyAsDecode.edit argument sent), result (the server's answer to it); with CAD_REVIEW also
 --                    layout ("row": side by side, "col": one above the other), undone (the text after `u`)}
 --   CAD_TIMEOUT_MS   wait limit for the server start and for the edit (default 240000)
 local env = vim.env
@@ -73,10 +76,12 @@ local ok, err = pcall(function()
   local request_edit = cad.request_edit
   cad.request_edit = function(c, b, arg, on_done)
     sent = sent + 1
+    report.arg = arg
     log("copyAsDecode.edit " .. vim.json.encode(arg))
     return request_edit(c, b, arg, function(e, result)
       answered = answered + 1
       answer_err, answer_result = e, result
+      report.result = result
       log("answer: " .. vim.inspect(e or result))
       if on_done then
         on_done(e, result)
@@ -101,6 +106,7 @@ local ok, err = pcall(function()
 
   local edit_seen
   local tick = vim.b[bufnr].changedtick
+  local cursor = env.CAD_CURSOR and vim.json.decode(env.CAD_CURSOR) or { line = 0, character = 0 }
 
   if env.CAD_MODE == "code_action" then
     -- A diagnostic on line 1, as a linter would publish it; the light bulb request carries it.
@@ -131,7 +137,7 @@ local ok, err = pcall(function()
     vim.diagnostic.reset(ns, bufnr)
 
     -- The same path as `gra`: pick the refactor action and apply it.
-    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.api.nvim_win_set_cursor(0, { cursor.line + 1, cursor.character })
     vim.lsp.buf.code_action({
       apply = true,
       context = { only = { "refactor.rewrite" }, diagnostics = {} },
@@ -140,6 +146,7 @@ local ok, err = pcall(function()
       end,
     })
   else
+    vim.api.nvim_win_set_cursor(0, { cursor.line + 1, cursor.character })
     vim.cmd("CopyAsDecode " .. env.CAD_INSTRUCTION)
   end
 

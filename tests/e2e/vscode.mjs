@@ -8,6 +8,8 @@
 //     CAD_WORKSPACE     folder to open; CAD_FILE: file name in it to edit
 //     CAD_INSTRUCTION   text typed into the input box
 //     CAD_MODE          "palette" (default: F1, "Edit with Copy-as-Decode") or "refactor" (Ctrl+Shift+R menu)
+//     CAD_CURSOR        optional JSON LSP position {line, character} (0-based; an ASCII line) where the cursor
+//                       is put, by keys, before the command (default: the first line's start)
 //     CAD_UNTICK        JSON array of change labels: the edit must open the Refactor Preview, where these
 //                       are unticked before Apply; after the save, Ctrl+Z and a second save (report: saved,
 //                       undone: the file's text after each)
@@ -15,7 +17,9 @@
 //     CAD_SETTINGS      JSON object: copyAsDecode.* settings (model, selector, ...)
 //     CAD_PROFILE       empty folder for code-server's home, user data and extensions
 //     CAD_ARTIFACTS     folder for screenshots and logs (default /tmp/copy-as-decode-artifacts)
-//     CAD_REPORT        JSON report written here (also: outcome, statuses: the status-bar texts seen)
+//     CAD_REPORT        JSON report written here (also: outcome, statuses: the status-bar texts seen,
+//                       cursor: the status bar's "Ln, Col" before the command, lastEdit: the extension's
+//                       "last edit: ..." line about the server's answer, from its output channel's log file)
 //     CAD_TIMEOUT_MS    wait limit for the server and for the edit (default 240000)
 //     CAD_CHROMIUM      browser binary (default /usr/bin/chromium)
 import { spawn, execFileSync } from 'node:child_process';
@@ -166,12 +170,23 @@ async function runPaletteCommand(page, title) {
   throw new Error(`command "${title}" not found in the palette`);
 }
 
-// The extension's status-bar item (its id ends in copyAsDecode.status).
-/** Refactor menu (Ctrl+Shift+R) in the focused editor, pick the server's action by its title. */
-async function runRefactorAction(page, editor, title) {
+/** The cursor to `cursor` ({line, character}, 0-based) by keys, as a person would move it; the status bar's
+ * "Ln, Col" item says where it went. */
+async function placeCursor(page, cursor) {
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < cursor.line; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < cursor.character; i++) await page.keyboard.press('ArrowRight');
+  await sleep(300);
+  return ((await page.locator('[id="status.editor.selection"]').first().innerText().catch(() => '')) || '')
+    .replace(/\s+/g, ' ').trim();
+}
+
+/** Refactor menu (Ctrl+Shift+R) in the focused editor, with the cursor at `cursor`, pick the server's action
+ * by its title. */
+async function runRefactorAction(page, editor, title, cursor) {
   for (let attempt = 1; attempt <= 4; attempt++) {
     await editor.click();
-    await page.keyboard.press('Control+Home');
+    await placeCursor(page, cursor);
     await page.keyboard.press('Control+Shift+R');
     const row = page.locator('.action-widget .monaco-list-row', { hasText: title });
     try {
@@ -188,6 +203,26 @@ async function runRefactorAction(page, editor, title) {
   throw new Error(`refactor action "${title}" not offered`);
 }
 
+/** The last "last edit: ..." line of the extension's output channel, which VS Code keeps in a log file
+ * (N-Copy-as-Decode.log in an output_logging_ folder of the user data's logs); polled, as the extension
+ * host writes it a moment after the status bar shows the outcome. */
+async function lastEditLine(ms) {
+  const find = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return find(full);
+    return /-Copy-as-Decode\.log$/.test(e.name) ? [full] : [];
+  });
+  const end = Date.now() + ms;
+  for (;;) {
+    const lines = find(profile).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
+      .filter((l) => l.includes('last edit: '));
+    if (lines.length) return lines[lines.length - 1].slice(lines[lines.length - 1].indexOf('last edit: '));
+    if (Date.now() > end) return undefined;
+    await sleep(250);
+  }
+}
+
+// The extension's status-bar item (its id ends in copyAsDecode.status).
 async function statusText(page) {
   const items = page.locator('.statusbar-item[id$="copyAsDecode.status"]');
   if ((await items.count()) === 0) return '';
@@ -344,10 +379,12 @@ async function main() {
     log('server ready');
     log(`status bar: ${JSON.stringify(await page.locator('.statusbar-item').evaluateAll((els) => els.map((e) => `${e.id}=${e.innerText}`)))}`);
 
+    const cursor = env.CAD_CURSOR ? JSON.parse(env.CAD_CURSOR) : { line: 0, character: 0 };
     await editor.click();
-    await page.keyboard.press('Control+Home');
+    report.cursor = await placeCursor(page, cursor);
+    log(`cursor: ${report.cursor}`);
     if (env.CAD_MODE === 'refactor') {
-      await runRefactorAction(page, editor, 'Edit with Copy-as-Decode');
+      await runRefactorAction(page, editor, 'Edit with Copy-as-Decode', cursor);
     } else {
       await runPaletteCommand(page, 'Edit with Copy-as-Decode');
     }
@@ -380,6 +417,8 @@ async function main() {
     }
     if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
     report.changed = dirty;
+    report.lastEdit = await lastEditLine(10000);
+    log(`extension: ${report.lastEdit}`);
     await shot(page, '3-edited');
 
     await save(page, editor, dirty);

@@ -157,6 +157,19 @@ local function range_params(bufnr, line1, line2, encoding)
   }
 end
 
+--- The cursor ({row, col}: 1-based row, byte column) in the window showing `bufnr`, the current window
+--- first; nil when no window shows it.
+local function buffer_cursor(bufnr)
+  local win = vim.api.nvim_win_get_buf(0) == bufnr and vim.api.nvim_get_current_win() or vim.fn.bufwinid(bufnr)
+  return win ~= -1 and vim.api.nvim_win_get_cursor(win) or nil
+end
+
+--- `cursor` from buffer_cursor as an LSP position in `encoding`.
+local function lsp_position(bufnr, cursor, encoding)
+  local line = vim.api.nvim_buf_get_lines(bufnr, cursor[1] - 1, cursor[1], false)[1] or ""
+  return { line = cursor[1] - 1, character = to_units(line, math.min(cursor[2], #line), encoding) }
+end
+
 local function doc_version(bufnr)
   local v = vim.lsp.util.buf_versions and vim.lsp.util.buf_versions[bufnr]
   return v or vim.b[bufnr].changedtick
@@ -168,6 +181,11 @@ local function summarize(result)
   end
   local stats = result.stats or result
   local parts = {}
+  -- Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file: the user sees
+  -- whether the cursor or the range was the place they meant.
+  if type(stats.windows) == "string" and stats.windows ~= "" then
+    table.insert(parts, stats.windows:find("^whole file") and stats.windows or ("lines " .. stats.windows))
+  end
   for _, key in ipairs({ "sampled", "spliced", "total_s" }) do
     if type(stats[key]) == "number" then
       table.insert(parts, string.format("%s %s", key, stats[key]))
@@ -176,7 +194,7 @@ local function summarize(result)
   return #parts > 0 and table.concat(parts, ", ") or nil
 end
 
---- Send `copyAsDecode.edit` with `arg` = {uri, version, range?, instruction}; the server applies the
+--- Send `copyAsDecode.edit` with `arg` = {uri, version, range?, position?, instruction}; the server applies the
 --- result through workspace/applyEdit. `on_done(err, result)` runs when the server answers.
 function M.request_edit(client, bufnr, arg, on_done)
   local params = { command = SERVER_EDIT, arguments = { arg } }
@@ -215,26 +233,35 @@ local function with_instruction(instruction, fn)
   end)
 end
 
---- Edit the buffer (or lines line1..line2) by `instruction`; asks for it when empty.
+--- Edit by `instruction` (asks for it when empty): lines line1..line2 when given, else the function at the
+--- cursor unless the instruction names another (the server decides, and edits a short buffer whole).
 --- opts: { bufnr, instruction, line1, line2, on_done }
 function M.edit(opts)
   opts = opts or {}
   local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
+  -- Taken before the prompt, which may open a window of its own.
+  local cursor = buffer_cursor(bufnr)
   with_instruction(opts.instruction, function(instruction)
     local client = ready_client(bufnr)
     if not client then
       notify("the server did not start (see :LspLog)", vim.log.levels.ERROR)
       return
     end
+    local encoding = client.offset_encoding or "utf-16"
     local arg = { uri = vim.uri_from_bufnr(bufnr), version = doc_version(bufnr), instruction = instruction }
     if opts.line1 and opts.line2 then
-      arg.range = range_params(bufnr, opts.line1, opts.line2, client.offset_encoding or "utf-16")
+      arg.range = range_params(bufnr, opts.line1, opts.line2, encoding)
+    end
+    -- With a range too: the range bounds the edit, the cursor tells the server where the user is.
+    if cursor then
+      arg.position = lsp_position(bufnr, cursor, encoding)
     end
     M.request_edit(client, bufnr, arg, opts.on_done)
   end)
 end
 
---- Client side of the server's "Edit with Copy-as-Decode…" code action: argument {uri, version, range?}.
+--- Client side of the server's "Edit with Copy-as-Decode…" code action: argument {uri, version, range?,
+--- position?}, sent back as the server made it (fields this plugin does not know included), with the instruction.
 function M.edit_interactive(command, ctx)
   local arg = (command.arguments or {})[1]
   local client = vim.lsp.get_client_by_id(ctx.client_id)
