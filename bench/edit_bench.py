@@ -462,9 +462,11 @@ def print_tables(report: dict) -> None:
 
 
 def run(args) -> int:
-    from copy_as_decode.bench.corpora import spread, where, within_lines
+    from copy_as_decode.bench.corpora import LOCATE_CORPORA, spread, where, within_lines
+    from copy_as_decode.bench.locate_corpus import spread_bases
     from copy_as_decode.cli import engine_from
-    corpora = [(name, spread(where(within_lines(cases, args.lines), args.where), args.limit))
+    corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)
+                if name in LOCATE_CORPORA else spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
     if args.unnamed:
         corpora = [(name, unnamed(cases)) for name, cases in corpora]

@@ -134,3 +134,10 @@ def unasked_lines(case: Case, before: str, text: str) -> int:
         elif not start <= i1 <= end:  # an insertion after old line i1, outside the function
             out += j2 - j1
     return out
+
+
+def spread_bases(cases: list[Case], limit: int) -> list[Case]:
+    """All four kinds of `limit` bugs spread evenly over the corpus (bench/corpora.py spread)."""
+    from .corpora import spread
+    picked = set(spread(list(dict.fromkeys(c.extra["base"] for c in cases)), limit))
+    return [c for c in cases if c.extra["base"] in picked]

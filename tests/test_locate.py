@@ -78,3 +78,9 @@ def test_the_locate_table_pairs_each_kind_with_the_function_alone_and_the_peer()
     assert got["a"]["median_vs_alone"] == 2.0 and got["a"]["geomean_vs_ngram"] == pytest.approx((1.0 * 2.0) ** 0.5)
     assert got["c"] == dict(got["c"], cases=1, exact=0, unasked=3, whole_file=1, median_vs_alone=4.5)
     assert got["a"]["ngram_exact"] == 2 and got["a"]["alone_exact"] == 2
+
+
+def test_a_spread_keeps_all_four_kinds_of_each_bug_it_takes(cases):
+    picked = locate_corpus.spread_bases(cases, 3)
+    bases = {c.extra["base"] for c in picked}
+    assert len(bases) == 3 and len(picked) == 12 and cases[0].extra["base"] in bases
