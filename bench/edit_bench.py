@@ -91,8 +91,9 @@ def add_arguments(p) -> None:
                         "\"Fix the bug: ...\"; other cases are left out): where the edit goes is then the model's choice")
     p.add_argument("--alone", action="store_true",
                    help=f"also run each HumanEvalFix task that a chosen long-file case embeds as the function alone "
-                        f"(corpus {ALONE}), and compare the two per length bucket; for the locate corpora, each target "
-                        f"function alone (corpus locate-alone), put back into its file for the checks")
+                        f"(corpus {ALONE}), and compare the two per length bucket; for the locate corpora, each case's "
+                        f"target function alone under its instruction (corpus {LOCATE_ALONE}), put back into its file "
+                        f"for the checks")
     p.add_argument("--peer", action="store_true",
                    help="also run llama-server's plain rewrite of the same prompt with the same model (the `llama-server` "
                         "row; needs the built server, scripts/build-llama-server.sh)")
@@ -314,7 +315,8 @@ def embedded_vs_alone(report: dict) -> dict:
 def locate_summary(report: dict) -> dict:
     """Per locate corpus, selector and instruction kind (bench/locate_corpus.py): exact, tests passed, lines lost,
     changed lines outside the target function, whole-file fallbacks, and time against the same function alone
-    (same selector; median of per-case ratios) and against the n-gram peer rewriting it (geometric mean)."""
+    under the same instruction (same selector; median of per-case ratios) and against the n-gram peer
+    rewriting it (geometric mean)."""
     alone_rows = {(r["id"], r["selector"]): r for r in report["corpora"].get(LOCATE_ALONE, {}).get("cases", [])}
     out: dict = {}
     for name, data in report["corpora"].items():
@@ -322,9 +324,9 @@ def locate_summary(report: dict) -> dict:
             continue
         groups_: dict = {}
         for r in data["cases"]:
-            base, kind = r["id"].rsplit("/", 1)
-            groups_.setdefault(r["selector"], {}).setdefault(kind, []).append((r, alone_rows.get((base, r["selector"])),
-                                                                               alone_rows.get((base, NGRAM))))
+            kind = r["id"].rsplit("/", 1)[1]
+            groups_.setdefault(r["selector"], {}).setdefault(kind, []).append(
+                (r, alone_rows.get((r["id"], r["selector"])), alone_rows.get((r["id"], NGRAM))))
         for sel, kinds in groups_.items():
             for kind, rows in sorted(kinds.items()):
                 mine = [(r, a) for r, a, _ in rows if a is not None]

@@ -9,8 +9,10 @@ HumanEvalFix function embedded in a real module) in a file of 300 lines or more 
        (its HumanEvalFix docstring's first sentence, its examples left out)
     d  the same words as c, with the cursor on the line the fix changes (what an editor sends)
 
-Every case keeps `target` (the lines of the function that holds the fix) so a benchmark can count changed
-lines outside it, `at` for d, and `base` (the long-corpus case) to pair the four kinds and the function alone.
+Every case keeps `target` (the lines of the function that holds the fix: the one `a` names, else the
+innermost) so a benchmark can count changed lines outside it, `at` for d, and `base` (the long-corpus case).
+`alone` makes each case's function alone, under the same instruction: the comparison that says what finding
+the place cost, apart from what the words cost.
 """
 import dataclasses
 import re
@@ -42,10 +44,6 @@ def build(language: str) -> list[Case]:
         _, symbols = outline(case.before, language)
         i1, i2, _, _ = hunks(case.before, case.after)[0]
         line = i1 + 1 if i2 > i1 else max(1, i1)  # an insertion: the line before it
-        around = [s for s in symbols if s.start <= line <= s.end and s.kind != "class"]
-        target = min(around, key=lambda s: s.end - s.start, default=None)  # the function that holds the fix
-        if target is None:
-            continue
         if case.extra["kind"] == "bug":
             name, why = _NAMED.match(case.instruction).groups()
             what = f"Fix the bug: {why}"
@@ -54,6 +52,12 @@ def build(language: str) -> list[Case]:
             doc = _first_sentence(tasks[case.extra["task"]].extra["prompt"], name)
             why = f"it should {doc[0].lower()}{doc[1:]}"
             what = f"Fix the bug in the code that should do this: {doc}"
+        # the function that holds the fix: the one the `a` instruction names, else the innermost
+        around = [s for s in symbols if s.start <= line <= s.end and s.kind != "class"]
+        target = next((s for s in around if name in (s.name, s.qualname)), None) or \
+            min(around, key=lambda s: s.end - s.start, default=None)
+        if target is None:
+            continue
         helper = _helper(case.before, symbols, target)
         said = {"a": case.instruction, "b": _WITH_HELPER[k % len(_WITH_HELPER)].format(t=name, h=helper, why=why),
                 "c": what, "d": what}
@@ -93,23 +97,22 @@ def _helper(document: str, symbols, target) -> str:
 
 
 def alone(cases: list[Case]) -> list[Case]:
-    """Each target function alone, dedented, with its `a` instruction: what a user who selects the function by
-    hand has rewritten (as its own document). `within` puts a result back into the file."""
+    """Each case's target function alone, dedented, with the case's own instruction: what a user who selects
+    the function by hand has rewritten (as its own document), under the same words. `within` puts a result
+    back into the file; the id is the case's, in corpus ALONE."""
     from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.selectors.windowed import dedent, indent_of
     out = []
     for case in cases:
-        if case.extra["kind"] != "a":
-            continue
         before, after = split_lines(case.before), split_lines(case.after)
         start, end = case.extra["target"]
         old = "".join(before[start - 1:end])
         new = "".join(after[start - 1:end + len(after) - len(before)])
         indent = indent_of(old)
-        extra = dict(case.extra, within={"start": start, "end": end, "indent": indent, "before": case.before,
-                                         "after": case.after})
-        out.append(dataclasses.replace(case, id=case.extra["base"], corpus=ALONE, before=dedent(old, indent),
-                                       after=dedent(new, indent), extra=extra))
+        extra = {k: v for k, v in case.extra.items() if k != "at"}
+        extra["within"] = {"start": start, "end": end, "indent": indent, "before": case.before, "after": case.after}
+        out.append(dataclasses.replace(case, corpus=ALONE, before=dedent(old, indent), after=dedent(new, indent),
+                                       extra=extra))
     return out
 
 

@@ -7,6 +7,7 @@ notes" finds the function that builds one; string literals count like any other 
 Only the symbols that hold no other symbol are ranked (a method, not its class), so a hit is one window.
 """
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from .document import split_lines
@@ -45,7 +46,14 @@ def leaves(symbols: list[Symbol]) -> list[Symbol]:
     return [s for s in symbols if not any(o is not s and s.start <= o.start and o.end <= s.end for o in symbols)]
 
 
-def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP) -> list[Symbol]:
+@dataclass(frozen=True)
+class Hit:
+    symbol: Symbol
+    quoted: int    # how many of the code snippets the instruction quotes the symbol holds
+    score: float   # BM25 over the instruction's words
+
+
+def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP) -> list[Hit]:
     """The `top` symbols that match the instruction best, best first: those that hold more of the code it
     quotes (`decoded.startswith(eol):`, `!=`), then by BM25 over its words; [] when nothing matches."""
     from rank_bm25 import BM25Okapi
@@ -59,4 +67,9 @@ def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP)
     held = [sum(q in text for q in quoted) for text in texts]
     scores = BM25Okapi([words(text) or ["-"] for text in texts]).get_scores(query) if query else [0.0] * len(pool)
     best = sorted(range(len(pool)), key=lambda k: (-held[k], -scores[k]))
-    return [pool[k] for k in best[:top] if held[k] or scores[k] > 0]
+    return [Hit(pool[k], held[k], float(scores[k])) for k in best[:top] if held[k] or scores[k] > 0]
+
+
+def decisive(hits: list[Hit]) -> bool:
+    """The first hit alone holds the most of the quoted code: what a developer's grep would land on."""
+    return bool(hits) and hits[0].quoted > 0 and (len(hits) == 1 or hits[1].quoted < hits[0].quoted)

@@ -9,11 +9,12 @@ A window is a range of whole lines, found as a developer would find the place:
    never rewritten. A rename or "update every use" also takes every line that uses the name, with its
    function;
 3. the symbol at the cursor, unless the instruction names another one as the target;
-4. otherwise the symbols that match the instruction's words best (core/search.py), from which the model
-   chooses (engine/selectors/windowed.py), as it does among several definitions of a named name.
+4. otherwise the symbol that alone holds the code the instruction quotes, else the symbols that match its
+   words best (core/search.py), from which the model chooses (engine/selectors/windowed.py), as it does among
+   several definitions of a named name.
 Everything outside the windows is copied without a forward pass, so an edit costs what its windows cost.
-The whole file is edited only when the document is short, has no outline, or nothing was found or
-chosen with confidence; `reason` says why.
+The whole file is edited only when the document is short, has no outline, or nothing is named and no
+symbol matches the instruction's words; `reason` says why.
 """
 import io
 import re
@@ -29,8 +30,8 @@ MAX_SITES = 8             # more windows than this: the whole file
 MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
 NESTED_LINES = 60         # a function nested in one this short is edited with it
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
-CONFIDENCE = 0.5          # the least probability of the model's choice among searched candidates, unless it
-                          # is the search's own first
+CONFIDENCE = 0.5          # the least probability of the model's choice among search hits, unless it is the
+                          # search's own first (else the search's first is taken)
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -172,11 +173,15 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         names = ", ".join(dict.fromkeys(s.name for s in first))
         return Plan([], f"the instruction names {names} ({len(first)} definitions)", language, symbols, first,
                     named=True)
-    found = [s for s in search.rank(document, symbols, instruction) if s not in helpers]
-    if not found:
+    hits = [h for h in search.rank(document, symbols, instruction) if h.symbol not in helpers]
+    if not hits:
         return Plan([], "the instruction names no symbol of the document and no symbol matches its words",
                     language, symbols)
-    return Plan([], "the instruction names no symbol of the document", language, symbols, found)
+    if search.decisive(hits):
+        s = hits[0].symbol
+        return _windows(lines, [(s.start, s.end, s.qualname)], f"found: {s.qualname} holds the code it quotes",
+                        language, symbols)
+    return Plan([], "the instruction names no symbol of the document", language, symbols, [h.symbol for h in hits])
 
 
 def _first_target(targets: list[Symbol], said: list[Mention]) -> list[Symbol]:
@@ -224,14 +229,18 @@ def choice_text(candidates: list[Symbol], lines: list[str], shown: int = 2) -> s
 
 def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
     """The plan with the window the model chose among the candidates (with the probability it gave it): any
-    definition of a named name, or a search hit it is confident about or that the search ranked first."""
-    window = Window(symbol.start, _through_blanks(lines, symbol.end), (symbol.qualname,))
+    definition of a named name; among search hits, its choice when it is confident or agrees with the search,
+    else the search's first (a wrong function is one window to look at; the whole file, minutes of rewriting
+    that may change anything)."""
     if not plan.named and p < CONFIDENCE and symbol is not plan.candidates[0]:
-        return Plan([], f"the model's choice ({symbol.qualname}, p={p:.2f}) is below {CONFIDENCE} and not the "
-                        f"search's first ({plan.candidates[0].qualname})", plan.language, plan.symbols)
+        why = f"the search's first: {plan.candidates[0].qualname} (the model chose {symbol.qualname}, p={p:.2f})"
+        symbol = plan.candidates[0]
+    else:
+        why = f"the model's choice: {symbol.qualname} (p={p:.2f})"
+    window = Window(symbol.start, _through_blanks(lines, symbol.end), (symbol.qualname,))
     if window.end - window.start + 1 > MAX_SHARE * len(lines):
         return Plan([], f"the model chose {symbol.qualname}, most of the file", plan.language, plan.symbols)
-    return Plan([window], f"the model's choice: {symbol.qualname} (p={p:.2f})", plan.language, plan.symbols)
+    return Plan([window], why, plan.language, plan.symbols)
 
 
 def _uses(document, lines, language, symbols, names, spans) -> list[tuple[int, int, str]]:

@@ -46,7 +46,8 @@ def test_the_windows_find_the_target_as_measured(cases):
 
 def test_a_function_alone_goes_back_into_its_file(cases):
     alone = locate_corpus.alone(cases)
-    assert len(alone) == len(cases) // 4 and {a.corpus for a in alone} == {locate_corpus.ALONE}
+    assert [a.id for a in alone] == [c.id for c in cases] and {a.corpus for a in alone} == {locate_corpus.ALONE}
+    assert [a.instruction for a in alone] == [c.instruction for c in cases] and not any("at" in a.extra for a in alone)
     for a in alone[:6]:
         assert locate_corpus.within(a, a.before) == a.extra["within"]["before"]
         assert locate_corpus.within(a, a.after) == a.extra["within"]["after"]
@@ -72,8 +73,8 @@ def test_the_locate_table_pairs_each_kind_with_the_function_alone_and_the_peer()
     report = {"corpora": {
         "locate-python": {"cases": [row("b1/a", "auto", 4.0), row("b1/c", "auto", 9.0, False, "whole file: x", 3),
                                     row("b2/a", "auto", 6.0)]},
-        edit_bench.LOCATE_ALONE: {"cases": [row("b1", "auto", 2.0), row("b2", "auto", 3.0),
-                                            row("b1", edit_bench.NGRAM, 4.0), row("b2", edit_bench.NGRAM, 3.0)]}}}
+        edit_bench.LOCATE_ALONE: {"cases": [row("b1/a", "auto", 2.0), row("b2/a", "auto", 3.0), row("b1/c", "auto", 2.0),
+                                            row("b1/a", edit_bench.NGRAM, 4.0), row("b2/a", edit_bench.NGRAM, 3.0)]}}}
     got = edit_bench.locate_summary(report)["locate-python"]["auto"]
     assert got["a"]["median_vs_alone"] == 2.0 and got["a"]["geomean_vs_ngram"] == pytest.approx((1.0 * 2.0) ** 0.5)
     assert got["c"] == dict(got["c"], cases=1, exact=0, unasked=3, whole_file=1, median_vs_alone=4.5)

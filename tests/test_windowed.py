@@ -88,13 +88,19 @@ def test_without_a_name_the_model_chooses_among_the_search_hits(qwen_tokenizer):
     assert result.stats.windows == "5-8 (Store.get)"
 
 
-def test_an_unsure_choice_that_is_not_the_search_first_edits_the_whole_file(qwen_tokenizer):
+def test_an_unsure_choice_that_is_not_the_search_first_takes_the_search_first(qwen_tokenizer):
     front = Choosing(qwen_tokenizer, lambda d: d, ("helper", 0.3))
     result = front.edit(DOC, "Missing keys should give None instead of raising in the store.")
-    assert front.options == ["Store.get", "helper"]
-    assert front.seen == [DOC] and result.stats.windows.startswith("whole file: the model's choice (helper, p=0.30)")
-    front = Choosing(qwen_tokenizer, lambda d: d, ("Store.get", 0.3))  # unsure, but the search's first: taken
-    assert front.edit(DOC, "Missing keys should give None instead of raising.").stats.windows == "5-8 (Store.get)"
+    assert front.options == ["Store.get", "helper"] and front.seen == ["def get(self, key):\n    return self.items[key]\n\n\n"]
+    assert result.stats.windows == "5-8 (Store.get)"
+    front = Choosing(qwen_tokenizer, lambda d: d, ("helper", 0.8))  # sure: its own choice
+    assert front.edit(DOC, "Missing keys should give None instead of raising in the store.").stats.windows == "9-12 (helper)"
+
+
+def test_quoted_code_that_one_symbol_holds_is_the_window_without_a_choice(qwen_tokenizer):
+    front = Choosing(qwen_tokenizer, lambda d: d.replace("a + 7", "a * 7"), None)
+    result = front.edit(DOC, "Fix the bug: `a + 7` should be `a * 7`.")
+    assert front.options is None and result.stats.windows == "41-44 (f7)"
 
 
 def test_the_cursor_picks_the_window_without_a_choice(qwen_tokenizer):
