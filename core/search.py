@@ -4,7 +4,7 @@ against the instruction's words and literals, as a developer would grep for them
 Identifiers are split into their words (`primary_key_note`, `primaryKeyNote` -> primary, key, note) and every
 word is stemmed (snowballstemmer: "keys" and `key`, "raising" and `raise` meet), so "the composite primary key
 notes" finds the function that builds one; string literals count like any other text.
-Only the symbols that hold no other symbol are ranked (a method, not its class), so a hit is one window.
+The caller gives the symbols that may be a window (core/windows.py units: a method, not its class).
 """
 import re
 from dataclasses import dataclass
@@ -15,6 +15,7 @@ from .outline import Symbol
 
 TOP = 5  # candidates the model chooses among (core/windows.py)
 _QUOTED = re.compile(r"`([^`\n]+)`")
+_MISSING = re.compile(r"\s*(is|are) (missing|absent|needed)|\s*(should|must) be (added|inserted)", re.I)
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # words of an instruction that say what to do, not where: they would match every symbol alike
@@ -41,11 +42,6 @@ def words(text: str) -> list[str]:
 _STOPS = frozenset(words(" ".join(STOP)))
 
 
-def leaves(symbols: list[Symbol]) -> list[Symbol]:
-    """The symbols no other symbol lies inside."""
-    return [s for s in symbols if not any(o is not s and s.start <= o.start and o.end <= s.end for o in symbols)]
-
-
 @dataclass(frozen=True)
 class Hit:
     symbol: Symbol
@@ -53,17 +49,18 @@ class Hit:
     score: float   # BM25 over the instruction's words
 
 
-def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP) -> list[Hit]:
+def rank(document: str, pool: list[Symbol], instruction: str, top: int = TOP) -> list[Hit]:
     """The `top` symbols that match the instruction best, best first: those that hold more of the code it
     quotes (`decoded.startswith(eol):`, `!=`), then by BM25 over its words; [] when nothing matches."""
     from rank_bm25 import BM25Okapi
     query = [w for w in words(instruction) if w not in _STOPS]
-    pool = leaves(symbols)
     if not pool:
         return []
     lines = split_lines(document)
     texts = ["".join(lines[s.start - 1:s.end]) for s in pool]
-    quoted = {q for q in _QUOTED.findall(instruction) if q.strip()}
+    # code said to be missing is not in the place to find (its words still count)
+    quoted = {m.group(1) for m in _QUOTED.finditer(instruction) if m.group(1).strip()
+              and not _MISSING.match(instruction, m.end())}
     held = [sum(q in text for q in quoted) for text in texts]
     scores = BM25Okapi([words(text) or ["-"] for text in texts]).get_scores(query) if query else [0.0] * len(pool)
     best = sorted(range(len(pool)), key=lambda k: (-held[k], -scores[k]))
@@ -71,5 +68,5 @@ def rank(document: str, symbols: list[Symbol], instruction: str, top: int = TOP)
 
 
 def decisive(hits: list[Hit]) -> bool:
-    """The first hit alone holds the most of the quoted code: what a developer's grep would land on."""
-    return bool(hits) and hits[0].quoted > 0 and (len(hits) == 1 or hits[1].quoted < hits[0].quoted)
+    """Only the first hit holds any of the quoted code: where a developer's grep lands, and nowhere else."""
+    return bool(hits) and hits[0].quoted > 0 and all(h.quoted == 0 for h in hits[1:])

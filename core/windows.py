@@ -121,16 +121,27 @@ def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
 
 
 def at_cursor(symbols: list[Symbol], line: int) -> Symbol | None:
-    """The function, method or section around `line` (a class only when no method holds it): the innermost,
-    or the function that holds it when that one is at most NESTED_LINES long (a helper defined inside a
-    function belongs to it)."""
+    """The function, method or section around `line` (a class only when no method holds it): the innermost
+    editable unit (_unit)."""
     around = [s for s in symbols if s.start <= line <= s.end]
     inner = [s for s in around if s.kind != "class"] or around
     best = min(inner, key=lambda s: s.end - s.start, default=None)
-    while best is not None and best.parent is not None and best.parent.kind == "function" and \
-            best.parent.end - best.parent.start < NESTED_LINES:
-        best = best.parent
-    return best
+    return best if best is None else _unit(best)
+
+
+def units(symbols: list[Symbol]) -> list[Symbol]:
+    """The symbols a window may be, once each: every function, method and section as its unit (_unit), and
+    the classes that hold none of them."""
+    holders = {s.parent for s in symbols if s.parent is not None}
+    return list(dict.fromkeys(_unit(s) for s in symbols if s.kind != "class" or s not in holders))
+
+
+def _unit(symbol: Symbol) -> Symbol:
+    """A function nested in one shorter than NESTED_LINES belongs to it (a helper defined inside)."""
+    while symbol.parent is not None and symbol.parent.kind == "function" and \
+            symbol.parent.end - symbol.parent.start < NESTED_LINES:
+        symbol = symbol.parent
+    return symbol
 
 
 def find(document: str, instruction: str, selection: tuple[int, int] | None = None,
@@ -173,7 +184,7 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         names = ", ".join(dict.fromkeys(s.name for s in first))
         return Plan([], f"the instruction names {names} ({len(first)} definitions)", language, symbols, first,
                     named=True)
-    hits = [h for h in search.rank(document, symbols, instruction) if h.symbol not in helpers]
+    hits = [h for h in search.rank(document, units(symbols), instruction) if h.symbol not in helpers]
     if not hits:
         return Plan([], "the instruction names no symbol of the document and no symbol matches its words",
                     language, symbols)
