@@ -13,7 +13,9 @@ from functools import lru_cache
 from .document import split_lines
 from .outline import Symbol
 
-TOP = 5  # candidates the model chooses among (core/windows.py)
+TOP = 5       # candidates the model chooses among (core/windows.py)
+MARGIN = 3.0  # a first hit this much better than the rest is taken without the model (set on the development
+              # cases of bench/locate_corpus.py: every first hit at 2x or more was right there)
 _QUOTED = re.compile(r"`([^`\n]+)`")
 _MISSING = re.compile(r"\s*(is|are) (missing|absent|needed)|\s*(should|must) be (added|inserted)", re.I)
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")
@@ -68,5 +70,11 @@ def rank(document: str, pool: list[Symbol], instruction: str, top: int = TOP) ->
 
 
 def decisive(hits: list[Hit]) -> bool:
-    """Only the first hit holds any of the quoted code: where a developer's grep lands, and nowhere else."""
-    return bool(hits) and hits[0].quoted > 0 and all(h.quoted == 0 for h in hits[1:])
+    """Whether the first hit needs no model to confirm it: it alone holds any of the quoted code (where a
+    developer's grep lands, and nowhere else), or, with no code quoted, its words match MARGIN times better
+    than any other's."""
+    if not hits:
+        return False
+    if hits[0].quoted:
+        return all(h.quoted == 0 for h in hits[1:])
+    return hits[0].score >= MARGIN * max((h.score for h in hits[1:]), default=0.0)

@@ -190,8 +190,8 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
                     language, symbols)
     if search.decisive(hits):
         s = hits[0].symbol
-        return _windows(lines, [(s.start, s.end, s.qualname)], f"found: {s.qualname} holds the code it quotes",
-                        language, symbols)
+        why = "holds the code it quotes" if hits[0].quoted else "matches its words best by far"
+        return _windows(lines, [(s.start, s.end, s.qualname)], f"found: {s.qualname} {why}", language, symbols)
     return Plan([], "the instruction names no symbol of the document", language, symbols, [h.symbol for h in hits])
 
 

@@ -81,7 +81,7 @@ def Choosing(tok, script, choice):
 
 def test_without_a_name_the_model_chooses_among_the_search_hits(qwen_tokenizer):
     front = Choosing(qwen_tokenizer, lambda d: d.replace("self.items[key]", "self.items.get(key)"), ("Store.get", 0.9))
-    result = front.edit(DOC, "Missing keys should give None instead of raising.")
+    result = front.edit(DOC, "Missing keys should give None instead of raising in the store.")
     assert "Store.get (method, lines 5-6):\n    def get(self, key):\n    return self.items[key]\n" in front.choice_prompt
     assert front.options[0] == "Store.get" and len(front.options) <= 5
     assert result.text == DOC.replace("self.items[key]", "self.items.get(key)")

@@ -102,9 +102,12 @@ def test_a_rename_also_takes_every_use_with_its_function():
 
 
 def test_without_a_name_the_words_search_the_symbols_and_say_why():
-    plan = windows.find(long_module(), "Make the size property count the items another way.")
-    assert plan.windows == [] and "names no symbol" in plan.reason
-    assert plan.candidates[0].qualname == "Store.size" and not plan.named
+    plan = windows.find(long_module(), "The size property should not use len.")
+    assert [w.names for w in plan.windows] == [("Store.size",)]  # its words match by far best
+    assert plan.reason == "found: Store.size matches its words best by far"
+    plan = windows.find(long_module(), "Items should be looked up in the store another way.")
+    assert plan.windows == [] and "names no symbol" in plan.reason and not plan.named
+    assert [c.qualname for c in plan.candidates] == ["Store.size", "helper", "Store.get"]  # for the model
     plan = windows.find(long_module(), "Make it faster.")
     assert plan.windows == plan.candidates == [] and "no symbol matches" in plan.reason
 
@@ -134,7 +137,7 @@ def test_ordinary_words_are_not_names_unless_introduced_as_one():
     assert {m.name: m.strong for m in windows.mentions("Fix bugs in fib.")}["fib"] is True
     assert {m.name: m.strong for m in windows.mentions("Fix the check function.")}["check"] is True
     plan = windows.find(doc, "The check must also fail for negative numbers.")
-    assert plan.windows == [] and plan.candidates[0].qualname == "check"  # found by search, for the model
+    assert [w.names for w in plan.windows] == [("check",)] and plan.reason.startswith("found: check")  # by search
 
 
 def test_the_cursor_is_the_window_unless_the_instruction_names_another():
