@@ -157,7 +157,8 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     from copy_as_decode.core.document import split_lines
     document, gold = user_file(case)
     if selector in (PEER, NGRAM):  # the server's slot keeps only the prompt heads, as the engine's cache does
-        peers[selector].edit("x = 1\n", "warm up", "full", max_new_tokens=4)
+        with contextlib.suppress(IncompleteEdit):
+            peers[selector].edit("x = 1\n", "warm up", "full", max_new_tokens=4)
     start = time.perf_counter()
     # refused before any forward pass: the document is left as it was
     not_run = {"sampled": 0, "spliced": 0, "forwards": 0, "prefill_s": 0.0, "stop": CONTEXT, "complete": False,
