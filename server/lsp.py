@@ -183,8 +183,8 @@ class CopyAsDecodeServer(LanguageServer):
 
     def _quick_fix(self, doc, diag: types.Diagnostic) -> types.CodeAction:
         """The whole document, with the diagnostic's start as the cursor: the symbol around it is the window."""
-        req = EditRequest(doc.uri, diagnostic_instruction(diag, diag.range.start.line + 1), doc.version,
-                          position=diag.range.start)
+        line = doc.lines[diag.range.start.line] if diag.range.start.line < len(doc.lines) else ""
+        req = EditRequest(doc.uri, diagnostic_instruction(diag, line), doc.version, position=diag.range.start)
         message = diag.message.strip().splitlines()[0] if diag.message.strip() else "problem"
         title = FIX_TITLE + _shorten(message)
         action = types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
@@ -407,12 +407,14 @@ class _Progress:
         self.ls.work_done_progress.tokens.pop(self.token, None)
 
 
-def diagnostic_instruction(diag: types.Diagnostic, line: int) -> str:
-    """The instruction for a quick fix: the diagnostic's message, code, source and line, in words."""
+def diagnostic_instruction(diag: types.Diagnostic, text: str) -> str:
+    """The instruction for a quick fix: the diagnostic's message, code, source and the line it is on, quoted
+    (the model sees the function around it, not the file's line numbers)."""
     source = f" reported by {diag.source}" if diag.source else ""
     code = f" ({diag.code})" if diag.code not in (None, "") else ""
     message = " ".join(diag.message.split()) or "a problem"
-    return f"Fix the problem{source}{code} at line {line}: {message}"
+    where = f" in the line `{text.strip()}`" if text.strip() and "`" not in text else ""
+    return f"Fix the problem{source}{code}{where}: {message}"
 
 
 def _worker_message(e: WorkerError, settings: Settings) -> str:

@@ -640,7 +640,7 @@ async def test_code_actions_with_resolve_support(shared):
     assert fix.title == "Fix with Copy-as-Decode: undefined name 'x'" and fix.kind == "quickfix"
     assert fix.command is None and list(fix.diagnostics) == diags[:1]
     assert fix.data == {"uri": uri, "version": 1, "position": {"line": 1, "character": 4},
-                        "instruction": "Fix the problem reported by pyflakes (F821) at line 2: undefined name 'x'"}
+                        "instruction": "Fix the problem reported by pyflakes (F821) in the line `x`: undefined name 'x'"}
     assert rewrite.title == "Edit with Copy-as-Decode…" and rewrite.kind == "refactor.rewrite"
     assert rewrite.command.command == "copyAsDecode.editInteractive"
     # no selection: the cursor, whose symbol is the window
@@ -648,7 +648,7 @@ async def test_code_actions_with_resolve_support(shared):
     # a selection: the rewrite covers it; only diagnostics in range give fixes
     actions = await code_actions(client, uri, ((0, 0), (2, 3)), diags)
     assert [a.kind for a in actions] == ["quickfix", "quickfix", "refactor.rewrite"]
-    assert actions[1].data["instruction"] == "Fix the problem at line 3: unused"
+    assert actions[1].data["instruction"] == "Fix the problem in the line `return 1`: unused"
     assert actions[2].command.arguments[0]["range"] == {"start": {"line": 0, "character": 0},
                                                         "end": {"line": 2, "character": 3}}
     assert [a.kind for a in await code_actions(client, uri, ((1, 0), (1, 0)), diags, ["quickfix"])] == ["quickfix"]
@@ -670,7 +670,7 @@ async def test_a_quick_fix_sends_the_whole_document_with_the_diagnostic_as_the_c
     editor.open(uri, "".join(f"line {k}\n" for k in range(1, 1001)))
     [fix, _] = await code_actions(client, uri, ((600, 0), (600, 0)), [diagnostic(600)])
     assert "range" not in fix.data and fix.data["position"] == {"line": 600, "character": 4}
-    assert "at line 601:" in fix.data["instruction"]
+    assert "in the line `line 601`:" in fix.data["instruction"]
 
 
 async def test_resolve_fills_a_versioned_edit(shared):
