@@ -475,11 +475,12 @@ def run(args) -> int:
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
     if args.unnamed:
         corpora = [(name, unnamed(cases)) for name, cases in corpora]
+    beside: dict = {}  # a locate case's id -> its function alone, run right after it (the same machine state)
     if args.alone:
         from copy_as_decode.bench import locate_corpus
         located = [c for name, cases in corpora if name.startswith("locate-") for c in cases]
         corpora += [(ALONE, alone(corpora))] if len(located) < sum(len(c) for _, c in corpora) else []
-        corpora += [(locate_corpus.ALONE, locate_corpus.alone(located))] if located else []
+        beside = {a.id: a for a in locate_corpus.alone(located)}
     engine = engine_from(args)
     if engine.quant != "none" and "prompt-lookup" in args.selectors:  # transformers' generate(), torch weights
         print("bench edit: prompt-lookup runs on torch weights only (--quant none); left out", file=sys.stderr)
@@ -487,7 +488,7 @@ def run(args) -> int:
     with contextlib.ExitStack() as stack:
         peers = {**({PEER: _peer(args, engine, stack)} if args.peer else {}),
                  **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {})}
-        report = measure(args, engine, peers, corpora)
+        report = measure(args, engine, peers, corpora, beside)
     report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
     report["cost"] = cost(report["cases"])
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
@@ -505,8 +506,10 @@ def run(args) -> int:
     return 0
 
 
-def measure(args, engine, peers, corpora) -> dict:
-    """Every selector (and the peer) on every case of `corpora`: the report's rows and per-bucket summaries."""
+def measure(args, engine, peers, corpora, beside=None) -> dict:
+    """Every selector (and the peer) on every case of `corpora`: the report's rows and per-bucket summaries.
+    `beside`: cases to run right after the case of the same id (a locate case's function alone, corpus
+    LOCATE_ALONE), so that each pair is timed side by side on a shared machine."""
     import torch
     from tqdm import tqdm
 
@@ -517,20 +520,29 @@ def measure(args, engine, peers, corpora) -> dict:
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     engine.prefill(engine.prompt_ids("x = 1\n", "warm up", "full"))
     warm = engine.cache_snapshot()
+    # the n-gram peer rewrites what a user would select by hand: a function alone
+    alone_selectors = list(args.selectors) + list(peers)
+    alone_rows = []
     for corpus, cases in corpora:
-        # the n-gram peer rewrites what a user would select by hand: a function alone
-        selectors = list(args.selectors) + [p for p in peers if p == PEER or corpus in (ALONE, LOCATE_ALONE)]
+        selectors = list(args.selectors) + [p for p in peers if p == PEER or corpus == ALONE]
         rows = []
         for case in tqdm(cases, desc=corpus, file=sys.stderr):
             rows += [run_case(engine, case, sel, args, warm, peers) for sel in selectors]
-        for r in rows:  # the exactness claim, checked token by token where both sides have tokens
-            r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
-                                             if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
-        buckets = list(dict.fromkeys(r["bucket"] for r in rows if r["bucket"] is not None))  # in corpus order
-        report["corpora"][corpus] = {"summary": summarize(rows),
-                                     "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in buckets},
-                                     "cases": rows}
+            if case.id in (beside or {}):
+                alone_rows += [run_case(engine, beside[case.id], sel, args, warm, peers) for sel in alone_selectors]
+        report["corpora"][corpus] = _summarized(rows)
+    if alone_rows:
+        report["corpora"][LOCATE_ALONE] = _summarized(alone_rows)
     return report
+
+
+def _summarized(rows: list[dict]) -> dict:
+    for r in rows:  # the exactness claim, checked token by token where both sides have tokens
+        r["same_tokens_as_full"] = next((r["tokens"] == f["tokens"] for f in rows
+                                         if f["selector"] == "full" and f["id"] == r["id"] and r["tokens"]), None)
+    buckets = list(dict.fromkeys(r["bucket"] for r in rows if r["bucket"] is not None))  # in corpus order
+    return {"summary": summarize(rows), "buckets": {b: summarize([r for r in rows if r["bucket"] == b]) for b in buckets},
+            "cases": rows}
 
 
 def _peer(args, engine, stack, ngram: bool = False):
