@@ -167,20 +167,29 @@ def test_a_rename_in_a_short_file_never_drops_its_last_function(qwen):
 
 
 @pytest.mark.skipif(not models.is_installed("qwen2.5-coder-1.5b"), reason="qwen2.5-coder-1.5b not installed")
-def test_the_default_model_deleting_a_function_body_unasked_is_refused_and_an_asked_one_is_not():
-    """The default 1.5B, told to make a function return a helper's result, answers with the body gone: refused,
-    naming the lines, unless the instruction asks for it ("simplify")."""
-    from copy_as_decode.core.contract import IncompleteEdit
-    from copy_as_decode.engine.engine import Engine
-    engine = Engine("qwen2.5-coder-1.5b")
+def test_the_default_model_deleting_a_function_body_unasked_is_refused_and_an_asked_one_is_not(tmp_path):
+    """The default 1.5B (through the CLI, in its own process), told to make a function return a helper's
+    result, answers with the body gone: refused with exit 3, naming the lines, the file untouched; asked
+    ("simplify"), the same edit is written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).parent / "copy-as-decode"
     body = "".join(f"    total = total + values[{k}] * {k + 2}\n" for k in range(12))
     doc = ("def helper(values):\n    return sum(values)\n\n\ndef summarize(values):\n    total = 0\n" + body
            + "    return total\n\n\ndef main():\n    print(summarize([1, 2, 3]))\n"
            + "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(12)))
-    with pytest.raises(IncompleteEdit) as e:
-        engine.edit(doc, "Make `summarize` return `helper(values)` instead of computing the total itself.",
-                    "verified")
-    assert e.value.stop == "skipped" and "deletes lines 6-18" in str(e.value) and "nothing was changed" in str(e.value)
-    assert "total = helper(values)" in e.value.text  # the answer, which an editor offers only for review
-    asked = engine.edit(doc, "Simplify `summarize`: it should just return `helper(values)`.", "verified")
-    assert "def summarize(values):\n    return helper(values)\n" in asked.text and asked.stats.deleted_lines >= 12
+    f = tmp_path / "totals.py"
+    f.write_text(doc)
+
+    def edit(instruction):
+        return subprocess.run([str(exe), "edit", str(f), "-i", instruction, "--selector", "verified", "--write"],
+                              capture_output=True, text=True, timeout=600)
+
+    done = edit("Make `summarize` return `helper(values)` instead of computing the total itself.")
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 3 and "deletes lines 6-18" in last and "nothing was changed" in last, done.stderr
+    assert f.read_text() == doc
+    done = edit("Simplify `summarize`: it should just return `helper(values)`.")
+    assert done.returncode == 0, done.stderr
+    assert "def summarize(values):\n    return helper(values)\n" in f.read_text()
