@@ -49,7 +49,7 @@ _HELPER_BEFORE = re.compile(r"\b(call|calls|calling|called|use|uses|using|used|v
                             r"compare with|compare it with|see|as in|same as|similar to|unlike|do not touch|"
                             r"don't touch|do not change|don't change|without changing|without touching)"
                             r"(\s+(how|the|its|a))?(\s+(helper|function|method))?\s+$", re.I)
-_NOT_NAMES = frozenset("the a an this that these those it its all every each some any one its their".split())
+_NOT_NAMES = frozenset("the a an this that these those it its all every each some any one their".split())
 _CALLED_AFTER = re.compile(r"^\([^)\s]")  # `name(user)` in an instruction: a call, so a helper
 
 
