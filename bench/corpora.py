@@ -30,6 +30,7 @@ from copy_as_decode.core.resolver import resolve
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 LONG_CORPORA = ("long-python", "long-js", "long-text")
 LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (bench/locate_corpus.py)
+STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every call updated (bench/structural_corpus.py)
 LANGUAGES = ("python", "javascript", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0
@@ -79,7 +80,11 @@ def load(name: str) -> list[Case]:
     if name in LOCATE_CORPORA:
         from .locate_corpus import build
         return build("python" if name == "locate-python" else "javascript")
-    raise CorpusError(f"unknown corpus {name!r}; corpora: {', '.join(CORPORA + LONG_CORPORA + LOCATE_CORPORA)}")
+    if name in STRUCTURAL_CORPORA:
+        from .structural_corpus import load as structural
+        return structural(name)
+    raise CorpusError(f"unknown corpus {name!r}; corpora: "
+                      f"{', '.join(CORPORA + LONG_CORPORA + LOCATE_CORPORA + STRUCTURAL_CORPORA)}")
 
 
 def load_file(path, name: str | None = None) -> list[Case]:

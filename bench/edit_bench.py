@@ -5,7 +5,8 @@
                               [--json OUT]
 
 `--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
-long-python, long-js, long-text); `--corpus` any JSONL file in the case format, one JSON object a line:
+long-python, long-js, long-text, locate-python, locate-js, move-method, add-parameter); `--corpus` any JSONL
+file in the case format, one JSON object a line:
 `id`, `language` (python | javascript | text), `before`, `instruction`, optional `after` (the gold) or
 `after_program` (the gold as a copy/gen program over `before`), optional `tests` (a program appended to the
 edited document and run with python or node: the edit passes when it exits 0 within 10 s). Without either
@@ -14,7 +15,8 @@ option the two HumanEvalFix corpora run.
 OUT (JSON) holds
   cases    one row per case and selector: corpus, id, selector, bucket, lines, seconds, prefill_seconds,
            sampled, copied, exact, passed, complete, stop, prefilled_tokens, second_edit_prefilled_tokens,
-           second_edit_prefill_seconds. `exact` is null without a gold, `passed` without tests; `complete` is
+           second_edit_prefill_seconds (move-method rows add self_calls_left, bench/structural_corpus.py).
+           `exact` is null without a gold, `passed` without tests or a check; `complete` is
            false when the decode stopped for another reason than eos or fence (the budget, the context), and
            the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
            prompt cache holds only the prompt heads (as in a worker that has run any edit), never another
@@ -129,9 +131,13 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
 
 
 def passes(case, text: str) -> bool | None:
-    """The case's own tests (the case format's `tests`, or HumanEvalFix's), None when it has none."""
+    """The case's own tests (the case format's `tests`, or HumanEvalFix's) or check (a structural case's), None
+    when it has none."""
     from copy_as_decode.bench.corpora import run_tests
     from copy_as_decode.bench.functional import passes as humanevalfix_passes
+    if "check" in case.extra:
+        from copy_as_decode.bench.structural_corpus import check
+        return check(case, text)
     if "tests" in case.extra:
         return run_tests(case.extra["language"], text, case.extra["tests"])
     if "entry_point" in case.extra:
@@ -206,6 +212,10 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         from copy_as_decode.bench.locate_corpus import unasked_lines
         row["unasked"] = unasked_lines(case, document, text)
     row.update(deleted_lines=deleted_lines(document, text), lines_lost=None if gold is None else lines_lost(document, text, gold))
+    if "check" in case.extra:  # a structural edit: a moved line is kept, with any indentation
+        from copy_as_decode.bench import structural_corpus
+        row.update(lines_lost=structural_corpus.lines_lost(document, text, gold),
+                   metrics=structural_corpus.extra_metrics(case, text))
     row.update(task=case.extra.get("task"), corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
@@ -489,7 +499,8 @@ def run(args) -> int:
         peers = {**({PEER: _peer(args, engine, stack)} if args.peer else {}),
                  **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {})}
         report = measure(args, engine, peers, corpora, beside)
-    report["cases"] = [{k: r[v] for k, v in PUBLIC.items()} for c in report["corpora"].values() for r in c["cases"]]
+    report["cases"] = [{**{k: r[v] for k, v in PUBLIC.items()}, **r.get("metrics", {})}
+                       for c in report["corpora"].values() for r in c["cases"]]
     report["cost"] = cost(report["cases"])
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB
     if args.alone:

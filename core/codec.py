@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from .program import Copy, Item, format_item, format_program, parse
+from .resolver import copied
 
 Encode = Callable[[str], list[int]]
 
@@ -27,7 +28,7 @@ class Piece(NamedTuple):
 
 
 def copied_ids(encode: Encode, lines: list[str], copy: Copy) -> list[int]:
-    return encode("".join(lines[copy.start - 1:copy.end]))
+    return encode(copied(lines, copy))
 
 
 def pieces(encode: Encode, items: list[Item], lines: list[str]) -> Iterator[Piece]:

@@ -17,6 +17,11 @@ ORDERED_MAX_LINES remaining lines the copy is split over two requests instead: t
 `<copy lines="I-` (the engine then samples the end of sequence: one extra forward per copy), the next one
 knows I and allows ends I..n. The resolver checks the order again either way.
 
+With `moves`, a request also allows a moved copy `<copy lines="I-J" indent="S"/>` (core/program.py) wherever
+a copy may start, even once every line is spent: any 1 <= I <= J <= n through a second trie over all n lines,
+S one of 0, +1..+16, -1..-16. It does not advance the order (`State.last` counts in-order copies only). Moved
+copies are offered only up to ORDERED_MAX_LINES (`ordered_max`) lines, so they never meet a split copy.
+
 Gens are bounded so that a model that starts rewriting the file inside a gen has to stop: a body holds at
 most `gen_lines` newlines (after the last one it can only close), and a gen is never followed by another
 gen (two gens in a row say what one says). Between two copies a program therefore writes at most
@@ -39,6 +44,7 @@ from copy_as_decode.core.program import (
 )
 
 ORDERED_MAX_LINES = 2000  # ~100 KB of grammar at this size; llama.cpp parses it per request in a few ms
+SHIFT_MAX = 16  # a moved copy's indent: 0, +1..+16 or -1..-16 (core/grammar.py's too)
 
 
 @dataclass(frozen=True)
@@ -64,8 +70,10 @@ class ProgramStateError(ValueError):
 
 
 def state_after(items: list[Item], pending: str, tags_in_gen: bool = False) -> State:
-    """The state after complete `items` and the unfinished text `pending` that follows them."""
-    last = max((it.end for it in items if isinstance(it, Copy)), default=0)
+    """The state after complete `items` and the unfinished text `pending` that follows them. Moved copies
+    leave `last` alone; a request never ends inside one (the stop string `"/>` closes it), so a pending
+    moved tag is a ProgramStateError like any other text no request ends with."""
+    last = max((it.end for it in items if isinstance(it, Copy) and not it.moved), default=0)
     if any(isinstance(it, CopySpan) for it in items):
         raise ProgramStateError("span copies are not part of the generated program grammar")
     first = not items
@@ -88,14 +96,17 @@ def state_after(items: list[Item], pending: str, tags_in_gen: bool = False) -> S
 
 
 def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None,
-                    gen_lines: int | None = None, tags_in_gen: bool = False) -> str:
+                    gen_lines: int | None = None, tags_in_gen: bool = False, moves: bool = False) -> str:
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
     gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded), without "<copy" and
-    "<gen" unless `tags_in_gen`."""
+    "<gen" unless `tags_in_gen`; with `moves`, moved copies too while n_lines <= ordered_max."""
     gens = _gens(tags_in_gen, gen_lines)
     n, last = n_lines, state.last
     lo = last + 1
-    two_phase = n - last > (ORDERED_MAX_LINES if ordered_max is None else ordered_max)
+    limit = ORDERED_MAX_LINES if ordered_max is None else ordered_max
+    two_phase = n - last > limit
+    moving = moves and n <= limit  # so a moved copy never meets a split copy
+    copies = last < n or moving  # some copy may follow
     bounded = gen_lines is not None
     tail = "aftergen" if bounded else "after"  # what may follow a gen
     if state.kind == "copy_end":
@@ -109,7 +120,7 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     elif state.first:
         root = "item?"
     elif state.after_gen and bounded:
-        if state.newline and last == n:
+        if state.newline and not copies:
             raise ProgramStateError("nothing may follow a gen once every line is spent")
         root = "copy" if state.newline else "aftergen"
     else:
@@ -117,18 +128,25 @@ def request_grammar(n_lines: int, state: State = State(), ordered_max: int | Non
     rules = [
         "root ::= " + root,
         'after ::= ("\\n"? item)?',
-        f"item ::= gen {tail}" + (" | copy" if last < n else ""),
+        f"item ::= gen {tail}" + (" | copy" if copies else ""),
         'close ::= "\\"/>"',
     ]
     if bounded:
-        rules.append('aftergen ::= ("\\n"? copy)?' if last < n else 'aftergen ::= ""')
+        rules.append('aftergen ::= ("\\n"? copy)?' if copies else 'aftergen ::= ""')
     rules += gen_grammar.rules(gens) + ([f"genrest ::= {rest}"] if state.kind == "gen" else [])
+    starts = []  # what may follow `<copy lines="`
     if last < n:
         if two_phase:
-            rules.append(f'copy ::= "<copy lines=\\"" {_range_expr(lo, n)} "-"')
+            starts.append(f'{_range_expr(lo, n)} "-"')
         else:
-            rules.append('copy ::= "<copy lines=\\"" s')
+            starts.append("s")
             rules += _ordered(lo, n)
+    if moving:
+        starts.append("ms")
+        rules += _ordered(1, n, "m", "mclose")
+        rules += [f'mclose ::= "\\" indent=\\"" ("0" | [-+] {_range_expr(1, SHIFT_MAX)}) close']
+    if starts:
+        rules.append('copy ::= "<copy lines=\\"" ' + (starts[0] if len(starts) == 1 else f"({' | '.join(starts)})"))
     return "\n".join(rules) + "\n"
 
 
@@ -136,25 +154,27 @@ def _gens(tags_in_gen: bool, gen_lines: int | None = None) -> GenRule:
     return GenRule(() if tags_in_gen else TAGS, gen_lines)
 
 
-def _ordered(lo: int, n: int) -> list[str]:
-    """Trie rules s<prefix> spelling a start I in lo..n, each complete start going on to e<I> (ends I..n)."""
+def _ordered(lo: int, n: int, prefix: str = "", close: str = "close") -> list[str]:
+    """Trie rules {prefix}s<digits> spelling a start I in lo..n, each complete start going on to {prefix}e<I>
+    (ends I..n, then `close`)."""
     rules = []
+    s, e = prefix + "s", prefix + "e"
 
     def child(c: int) -> str:
-        return f"s{c}" if _viable_longer(c, lo, n) else f'"-" e{c}'
+        return f"{s}{c}" if _viable_longer(c, lo, n) else f'"-" {e}{c}'
 
     def node(p: int) -> None:
-        alts = [f'"-" e{p}'] if p and lo <= p <= n else []
+        alts = [f'"-" {e}{p}'] if p and lo <= p <= n else []
         for d in range(0 if p else 1, 10):
             c = p * 10 + d
             if _viable(c, lo, n):
                 alts.append(f'"{d}" {child(c)}')
                 if _viable_longer(c, lo, n):
                     node(c)
-        rules.append(f"{f's{p}' if p else 's'} ::= " + " | ".join(alts))
+        rules.append(f"{s}{p or ''} ::= " + " | ".join(alts))
 
     node(0)
-    rules += [f"e{q} ::= {_range_expr(q, n)} close" for q in range(lo, n + 1)]
+    rules += [f"{e}{q} ::= {_range_expr(q, n)} {close}" for q in range(lo, n + 1)]
     return rules
 
 

@@ -15,6 +15,14 @@ The gen item is core/gen_grammar.py's GBNF, the rules core/gbnf.py sends to remo
 llguidance.gbnf_to_lark into one lexeme GEN; `Rule.gens` says what a body may hold, as there. With bounded gens
 (`GenRule.lines`) a gen is never followed by another gen, as in core/gbnf.py.
 
+With `Rule.moves` the grammar also offers moved copies `<copy lines="I-J" indent="S"/>` (core/program.py):
+any 1 <= I <= J <= n, S one of 0, +1..+16, -1..-16, wherever an in-order copy may start and also once every
+line is spent; they leave L as it was. The parameter then packs two numbers: bits 0-31 hold L, bits 32-63
+the moved copy's start I while its end is spelled (the end trie compares those bits with J); L comes
+back unpacked before the next item, whose guard compares all 64 bits. The moved copies add a third to the
+grammar's symbols: above MOVES_MAX_LINES lines `moves` is dropped (the plain ordered grammar), and the bounded
+grammar above NUMBERED_GRAMMAR_MAX_LINES never offers them.
+
 Rules (`RULES`, measured in docs/training.md; `default` is what the engine uses unless told otherwise):
   no-tags-in-gen          a gen body may not contain "<copy" or "<gen>" (untrained models type copy tags
                           inside gens and run to the token cap)
@@ -22,26 +30,32 @@ Rules (`RULES`, measured in docs/training.md; `default` is what the engine uses 
                           remote backend's default body (core/gen_grammar.py TAGS)
   cover-to-end            the program may end only after a gen or after a copy that reaches the last line
                           (models stop after a copy of the first lines)
+  moves                   also moved copies (above)
 """
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import llguidance
 from llguidance.gbnf_to_lark import gbnf_to_lark
 
 from . import gen_grammar
+from .gbnf import SHIFT_MAX
 from .gen_grammar import TAGS, GenRule
 
-# llguidance caps grammar symbols below 65,535; this layout uses ~6.2 per line and failed at 10,570 lines.
+# llguidance caps grammar symbols below 65,535; this layout uses ~6.2 per line and failed at 10,570 lines,
+# ~8.4 with moved copies, which failed above 7,790.
 NUMBERED_GRAMMAR_MAX_LINES = 10_000
+MOVES_MAX_LINES = 7_500
 
 _OPEN = '"<copy lines=\\""'
+_LOW = (1 << 32) - 1  # the low half of the parameter: L
 
 
 @dataclass(frozen=True)
 class Rule:
     gens: GenRule = GenRule()
     end_after_any_copy: bool = True
+    moves: bool = False  # offer moved copies `<copy lines="I-J" indent="S"/>` (up to MOVES_MAX_LINES lines)
 
 
 RULES = {
@@ -49,6 +63,7 @@ RULES = {
     "no-tags-in-gen": Rule(GenRule(("<copy", "<gen>"))),
     "no-tag-prefixes-in-gen": Rule(GenRule(TAGS)),
     "cover-to-end": Rule(end_after_any_copy=False),
+    "moves": Rule(moves=True),
 }
 
 
@@ -68,7 +83,7 @@ def program_grammar(n_lines: int, rule_name: str | Rule = "default") -> str:
         return "\n".join([f'start: "" | {gens}', *_gen(r.gens)]) + "\n"
     if n_lines > NUMBERED_GRAMMAR_MAX_LINES:
         return _bounded(n_lines, r)
-    return _ordered(n_lines, r)
+    return _ordered(n_lines, r if n_lines <= MOVES_MAX_LINES else replace(r, moves=False))
 
 
 @functools.lru_cache(maxsize=16)
@@ -119,40 +134,62 @@ def _ordered(n: int, r: Rule) -> str:
     """Parameter of item/tail: the last line copied so far (L). Start trie `s…::L` allows a start I > L;
     end trie `e…::I` allows an end J >= I; then the program goes on with L = J.
     r.end_after_any_copy=False: a program may end after a gen or after a copy of line n, not after a copy
-    that stops short (tail deletion is then written with a final empty gen)."""
-    copy = f"{_OPEN} s::_ %if lt(_, {n})"  # a copy only while a line remains
+    that stops short (tail deletion is then written with a final empty gen).
+    r.moves: a moved copy may start wherever a copy may, and even once every line is spent: start trie
+    `ms…::L` (any I), end trie `me…::(I << 32 | L)` (J >= I), then the program goes on with L (and under
+    end_after_any_copy=False may end there only if L = n)."""
+    starts = [f"{_OPEN} s::_ %if lt(_, {n})"]  # a copy only while a line remains
+    if r.moves:
+        starts.append(f"{_OPEN} ms::_")
     bounded = r.gens.lines is not None
     rules = [
         'start: "" | item::0',
-        f"item::_ : GEN {'aftergen' if bounded else 'tail'}::_ | {copy}",
+        f"item::_ : GEN {'aftergen' if bounded else 'tail'}::_ | " + " | ".join(starts),
         'tail::_ : "" | more::_',
         'more::_ : item::_ | "\\n" item::_',
         *_gen(r.gens),
     ]
     if bounded:  # after a gen, a copy or the end
-        rules.append(f'aftergen::_ : "" | {copy} | "\\n" {copy}')
+        rules.append('aftergen::_ : "" | ' + " | ".join(starts + [f'"\\n" {start}' for start in starts]))
     for q in range(n + 1):
         if q == 0 or q * 10 <= n:  # inner trie node: its own rule (leaves are reached straight from the parent)
-            rules.append(_node("s", q, n, "lt"))
-            rules.append(_node("e", q, n, "le"))
+            rules.append(_node("s", q, n, "lt(_, {})", "s{}_done"))
+            rules.append(_node("e", q, n, "le(_, {})", "e{}_done"))
+            if r.moves:
+                # bit_or/bit_and stand in these many-alternative rules: llguidance 1.9.1 inlines a one-rule rule
+                # without condition into its only user, and then panics or silently drops an expression
+                # parameter (`x::_ : y::bit_and(v)` hands y x's parameter unchanged)
+                rules.append(_node("ms", q, n, None, "mdash::bit_or({})", shift=32))
+                rules.append(_node("me", q, n, "le([32:64], {})", f"mclose::bit_and({_LOW})"))
         if q:
             rules.append(f's{q}_done : "-" e::{q}')
             after = "tail" if r.end_after_any_copy or q == n else "more"
             rules.append(f'e{q}_done : "\\"/>" {after}::{q}')
+    if r.moves:
+        close = '"\\" indent=\\"" SHIFT "\\"/>"'
+        rules += [
+            'mdash::_ : "-" me::_',  # one "-" for all starts: each literal occurrence is a grammar symbol
+            f"mclose::_ : {close} tail::_" if r.end_after_any_copy else
+            f"mclose::_ : {close} tail::_ %if eq(_, {n}) | {close} more::_ %if lt(_, {n})",
+            f"SHIFT: /0|[-+]({_number_regex(SHIFT_MAX)})/",
+        ]
     return "\n".join(rules) + "\n"
 
 
-def _node(trie: str, q: int, n: int, test: str) -> str:
-    """Rule for the numbers with decimal prefix q (q = 0: the empty prefix). `test(_, v)` says whether
-    the number v may be chosen: lt (start > L) or le (end >= I); a child is allowed if its largest
-    number <= n is."""
-    alts = [f"{trie}{q}_done %if {test}(_, {q})"] if q else []
+def _node(trie: str, q: int, n: int, test: str | None, done: str, shift: int = 0) -> str:
+    """Rule for the numbers with decimal prefix q (q = 0: the empty prefix). `test` formats the condition
+    that the number v may be chosen (None: any may): lt (start > L), le (end >= I); a child is allowed if
+    its largest number <= n is. `done` formats what follows a complete number v (given as v << shift)."""
+    def cond(v: int) -> str:
+        return f" %if {test.format(v)}" if test else ""
+
+    alts = [done.format(q << shift) + cond(q)] if q else []
     for digit in range(0 if q else 1, 10):
         child = q * 10 + digit
         if child > n:
             break
-        target = f"{trie}{child}::_" if child * 10 <= n else f"{trie}{child}_done"
-        alts.append(f'"{digit}" {target} %if {test}(_, {_largest_with_prefix(child, n)})')
+        target = f"{trie}{child}::_" if child * 10 <= n else done.format(child << shift)
+        alts.append(f'"{digit}" {target}' + cond(_largest_with_prefix(child, n)))
     name = f"{trie}{q}::_" if q else f"{trie}::_"
     return f"{name} : " + " | ".join(alts)
 

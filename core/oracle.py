@@ -18,11 +18,13 @@ import numpy as np
 
 from .document import split_lines
 from .program import Copy, CopySpan, Gen, Item
-from .resolver import resolve
+from .resolver import resolve, shift
 
 # Tag prices in Qwen tokens (one digit per token): `<copy lines="12-34"/>` is 6 tokens plus the digits,
 # `<copy from="12:4" to="12:30"/>` 10 plus the digits; "<gen>", "</gen>" take about 5 with the text's edges.
 COPY_TAG_TOKENS = 6
+MOVE_TAG_TOKENS = 10  # ` indent="-4"` adds about 4
+MOVE_CANDIDATES = 32
 SPAN_TAG_TOKENS = 10
 GEN_TAG_TOKENS = 5
 # The grid DP runs when len(xs) * len(ys) and len(ys) (its Python-level rows) stay under these (~20 MB, ~0.3 s).
@@ -42,12 +44,57 @@ def split_pieces(text: str) -> list[str]:
     return _PIECE.findall(text)
 
 
-def line_oracle(a: str, b: str, cost: Callable[[str], int] = estimate_tokens) -> list[Item]:
-    """Cheapest program of line copies and gens; `cost(text)` prices generating one line of b."""
+def line_oracle(a: str, b: str, cost: Callable[[str], int] = estimate_tokens, moves: bool = True) -> list[Item]:
+    """Cheapest program of line copies and gens; `cost(text)` prices generating one line of b. With `moves`,
+    the lines left to gens that are input lines elsewhere, shifted alike (a method moved out of its class),
+    become moved copies where that is cheaper (`_moved`); the in-order copies are chosen first, exactly."""
     xs, ys = split_lines(a), split_lines(b)
     copy_cost = COPY_TAG_TOKENS + 2 * len(str(len(xs)))
     runs = _align(xs, ys, [cost(y) for y in ys], copy_cost, GEN_TAG_TOKENS)
-    return _to_items(runs, ys, lambda x, k: Copy(x + 1, x + k))
+    items = _to_items(runs, ys, lambda x, k: Copy(x + 1, x + k))
+    if not moves:
+        return items
+    if not any(isinstance(item, Gen) for item in items):
+        return items
+    move_cost = MOVE_TAG_TOKENS + 2 * len(str(len(xs)))
+    where: dict[str, list[int]] = {}  # a line without its indentation -> where the input has it
+    for x, line in enumerate(xs):
+        if line.strip():
+            where.setdefault(line.lstrip(" \t"), []).append(x)
+    return [part for item in items for part in
+            (_moved(xs, where, item.text, cost, move_cost) if isinstance(item, Gen) else [item])]
+
+
+def _moved(xs: list[str], where: dict[str, list[int]], text: str, cost: Callable[[str], int],
+           move_cost: int) -> list[Item]:
+    """A gen's text as gens and moved copies: greedily, the longest run of its lines that some input run
+    gives under one shift, kept when generating it would cost more than the tag (plus the gen it splits).
+    A line the input holds more than MOVE_CANDIDATES times (`}`, `return x`) is tried at its first ones."""
+    ys = split_lines(text)
+    out: list[Item] = []
+    y = 0
+    while y < len(ys):
+        best = (0, 0, 0)  # (lines, x, shift)
+        for x in where.get(ys[y].lstrip(" \t"), [])[:MOVE_CANDIDATES] if ys[y].strip() else []:
+            by = _indent(ys[y]) - _indent(xs[x])
+            if shift(xs[x], by) != ys[y]:
+                continue
+            k = 1
+            while y + k < len(ys) and x + k < len(xs) and shift(xs[x + k], by) == ys[y + k]:
+                k += 1
+            best = max(best, (k, -x, by))
+        k, x, by = best[0], -best[1], best[2]
+        if k and sum(cost(line) for line in ys[y:y + k]) > move_cost + GEN_TAG_TOKENS:
+            out.append(Copy(x + 1, x + k, by))
+            y += k
+        else:
+            out.append(Gen(ys[y]))
+            y += 1
+    return _merge(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def token_oracle(a: str, b: str, tokenize: Callable[[str], Sequence[str]] | None = None) -> list[Item]:
@@ -64,7 +111,7 @@ def token_oracle(a: str, b: str, tokenize: Callable[[str], Sequence[str]] | None
     next_start, following = [], len(lines) + 1
     for item in reversed(items):
         next_start.append(following)
-        following = item.start if isinstance(item, Copy) else following
+        following = item.start if isinstance(item, Copy) and not item.moved else following
     out: list[Item] = []
     prev_end = 0
     for item, following in zip(items, reversed(next_start)):
@@ -72,7 +119,7 @@ def token_oracle(a: str, b: str, tokenize: Callable[[str], Sequence[str]] | None
             out.extend(_spans_in_gen(lines, prev_end, following - 1, item.text, split, span_cost))
         else:
             out.append(item)
-            prev_end = item.end
+            prev_end = prev_end if item.moved else item.end
     return out
 
 
@@ -136,8 +183,9 @@ def _merge(items: list[Item]) -> list[Item]:
         last = out[-1] if out else None
         if isinstance(item, Gen) and isinstance(last, Gen):
             out[-1] = Gen(last.text + item.text)
-        elif isinstance(item, Copy) and isinstance(last, Copy) and item.start == last.end + 1:
-            out[-1] = Copy(last.start, item.end)
+        elif isinstance(item, Copy) and isinstance(last, Copy) and item.start == last.end + 1 and \
+                item.indent == last.indent:
+            out[-1] = Copy(last.start, item.end, item.indent)
         else:
             out.append(item)
     return out

@@ -22,10 +22,13 @@ def resolve(program: str | list[Item], document: str | list[str], monotone: bool
         match item:
             case Gen(text):
                 out.append(text)
-            case Copy(i, j):
+            case Copy(i, j, shift):
                 if not 1 <= i <= j <= n:
                     raise ResolveError(f"item {k}: lines {i}-{j} outside 1-{n}" if i <= j
                                        else f"item {k}: inverted range {i}-{j}")
+                if shift is not None:  # a moved copy: any lines, and the order stays where it was
+                    out.append(copied(lines, item))
+                    continue
                 if monotone and i <= last:
                     raise ResolveError(f"item {k}: lines {i}-{j} overlap or precede line {last}, already copied")
                 out.extend(lines[i - 1:j])
@@ -33,6 +36,21 @@ def resolve(program: str | list[Item], document: str | list[str], monotone: bool
             case CopySpan(i, a, j, b):
                 out.append(_span(lines, i, a, j, b, k))
     return "".join(out)
+
+
+def copied(lines: list[str], copy: Copy) -> str:
+    """The text a line copy puts in the output: its lines, shifted when it is a moved copy."""
+    return "".join(lines[copy.start - 1:copy.end]) if not copy.indent else \
+        "".join(shift(line, copy.indent) for line in lines[copy.start - 1:copy.end])
+
+
+def shift(line: str, by: int) -> str:
+    """`line` indented by `by` columns: +K spaces before a line that holds more than blanks; -K takes up to K
+    leading spaces or tabs off (so every shift of every line is defined: a program cannot fail here)."""
+    if by > 0:
+        return " " * by + line if line.strip() else line
+    body = line.lstrip(" \t")
+    return line[min(-by, len(line) - len(body)):]
 
 
 def _span(lines: list[str], i: int, a: int, j: int, b: int, k: int) -> str:

@@ -8,6 +8,8 @@ A window is a range of whole lines, found as a developer would find the place:
    Names said to be called or used ("it must call `is_active`", "is_active(user)") are the target's helpers:
    never rewritten. A rename or "update every use" also takes every line that uses the name, with its
    function;
+   A method to be moved out of its class ("a stand alone, top level function") is rewritten alone, as any
+   named method, and its rewrite goes after the class (`Window.to`); every line that uses it is updated;
 3. the symbol at the cursor, unless the instruction names another one as the target;
 4. otherwise the symbol that alone holds the code the instruction quotes, else the symbols that match its
    words best (core/search.py), from which the model chooses (engine/selectors/windowed.py), as it does among
@@ -32,7 +34,9 @@ NESTED_LINES = 60         # a function nested in one this short is edited with i
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
 CONFIDENCE = 0.5          # the least probability of the model's choice among search hits, unless it is the
                           # search's own first (else the search's first is taken)
-USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?)\b", re.I)
+USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?|every call|"
+                  r"all calls|calls? (of|to)|existing [^.]{0,40}calls)\b", re.I)
+MOVES = re.compile(r"\b(stand[- ]?alone|top[- ]level|module[- ]level|out of (the|its) class|free function)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # an identifier by its shape: an underscore, a dot, a digit, or a capital after the first letter
@@ -65,6 +69,10 @@ class Window:
     start: int   # first line, 1-based
     end: int     # last line, inclusive
     names: tuple[str, ...]  # the symbols it holds, or ("selection",) / ("use of NAME",)
+    to: int | None = None  # moved: the rewrite goes after this line, at the top level, and nothing stays here
+    note: str = ""         # what this window is for, when it is one step of a larger edit (a move)
+    calls: str | None = None  # a line that uses a moved method of this name: its uses are made calls of the
+                              # function, without the model (engine/selectors/windowed.py `called`)
 
 
 @dataclass
@@ -164,6 +172,9 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     targets = named(symbols, [m.name for m in strong if not m.helper])
     helpers = named(symbols, [m.name for m in strong if m.helper])
     context = f" (not its helpers: {', '.join(dict.fromkeys(s.qualname for s in helpers))})" if helpers else ""
+    moving = _first_target(targets, said)
+    if len(moving) == 1 and moving[0].kind == "method" and MOVES.search(instruction) and language == "python":
+        return _move(document, lines, moving[0], language, symbols)
     if targets and USES.search(instruction) and language in ("python", "javascript"):
         spans = [(s.start, s.end, s.qualname) for s in targets]
         spans += _uses(document, lines, language, symbols, {s.name for s in targets}, spans)
@@ -228,6 +239,30 @@ def _windows(lines, spans, reason, language, symbols) -> Plan:
     return Plan(windows, reason, language, symbols)
 
 
+def _move(document, lines, method: Symbol, language, symbols) -> Plan:
+    """A method moved out of its class: the method, rewritten alone as any named method is, goes after the
+    class; every line that uses its name (`self.name(...)`) is a window whose uses become calls of the function.
+    Shown the class with the method in it, the untrained 1.5B rewrote the class itself into the function as
+    often as it moved the method."""
+    cls, start, end = method.parent, method.start, _through_blanks(lines, method.end)
+    if method.end == cls.end:  # the last member: the blank lines before it go with it
+        start, end = _after_content(lines, method.start), method.end
+    if not any(line.strip() for line in lines[cls.header:start - 1] + lines[end:cls.end]):
+        return _windows(lines, [(method.start, method.end, method.qualname)], f"named: {method.qualname} (the "
+                        f"only member of {cls.qualname}, so it stays)", language, symbols)
+    name = method.name
+    moved = Window(start, end, (method.qualname,), to=cls.end,
+                   note=f"Here is the method `{name}` alone: write it as that top-level function, and nothing else. "
+                        f"The code that calls it is updated separately.")
+    spans = _uses(document, lines, language, symbols, {name}, [(start, end, method.qualname)], unit_lines=0)
+    uses = [Window(w.start, w.end, w.names, calls=name) for w in _merge(spans)]
+    windows = sorted([moved, *uses], key=lambda w: w.start)
+    if len(windows) > MAX_SITES:
+        return Plan([], f"{len(windows)} sites (more than {MAX_SITES})", language, symbols)
+    return Plan(windows, f"move: {method.qualname} after {method.parent.qualname}, with every use of "
+                         f"{method.name}", language, symbols)
+
+
 def choice_text(candidates: list[Symbol], lines: list[str], shown: int = 2) -> str:
     """The candidates the model chooses among: each listed by name, kind and lines, with its first lines
     (the signature, and a docstring's or body's first line)."""
@@ -254,9 +289,9 @@ def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
     return Plan([window], why, plan.language, plan.symbols)
 
 
-def _uses(document, lines, language, symbols, names, spans) -> list[tuple[int, int, str]]:
+def _uses(document, lines, language, symbols, names, spans, unit_lines=USE_LINES) -> list[tuple[int, int, str]]:
     """Every line outside `spans` that uses one of `names` as an identifier, as the innermost function around
-    it when that has at most USE_LINES lines, else the line alone (a rename in a 3,000-line file once took a
+    it when that has at most `unit_lines` lines, else the line alone (a rename in a 3,000-line file once took a
     144-line function for one call: 244 s of a 250 s edit)."""
     found = []
     for line in sorted(_identifier_lines(document, language, names)):
@@ -264,7 +299,7 @@ def _uses(document, lines, language, symbols, names, spans) -> list[tuple[int, i
             continue
         around = [s for s in symbols if s.start <= line <= s.end and s.kind != "class"]
         inner = min(around, key=lambda s: s.end - s.start, default=None)
-        small = inner is not None and inner.end - inner.start < USE_LINES
+        small = inner is not None and inner.end - inner.start < unit_lines
         found.append((inner.start, inner.end, inner.qualname) if small else (line, line, f"line {line}"))
     return found
 
@@ -286,6 +321,13 @@ def _identifier_lines(document: str, language: str, names: set[str]) -> set[int]
             out.add(node.start_point[0] + 1)
         stack += node.children
     return out
+
+
+def _after_content(lines: list[str], start: int) -> int:
+    """`start` moved up over the blank lines right above it."""
+    while start > 1 and not lines[start - 2].strip():
+        start -= 1
+    return start
 
 
 def _through_blanks(lines: list[str], end: int) -> int:

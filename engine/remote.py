@@ -37,6 +37,11 @@ PROBE = ("def f(x):\n    return x + 1  # ünïcödé ✓ 数字 🙂 0123456789\
          "</gen>\n<|im_start|>assistant\n<|im_end|>")
 
 
+def _allowed(copy: Copy, last: int, n: int) -> bool:
+    """Whether the grammar allows `copy` once lines 1..last of n are spent: a moved copy takes any lines."""
+    return (1 if copy.moved else last + 1) <= copy.start <= copy.end <= n
+
+
 @dataclass
 class _Run:
     stats: Stats
@@ -150,10 +155,10 @@ class RemoteEngine(EditFront):
         last = state.last
         for item in completed:
             if isinstance(item, Copy):
-                if not last < item.start <= item.end <= len(lines):
+                if not _allowed(item, last, len(lines)):
                     raise GrammarRefused(f"the engine wrote {format_item(item)} after line {last} of "
                                          f"{len(lines)}: it does not apply the grammar")
-                last = item.end
+                last = last if item.moved else item.end
                 copied = copied_ids(self.encode, lines, item)
                 run.seq += copied
                 run.stats.spliced += len(copied)
@@ -165,10 +170,10 @@ class RemoteEngine(EditFront):
         last = 0
         for k, item in enumerate(items, 1):
             if isinstance(item, Copy):
-                if not last < item.start <= item.end <= len(lines):
+                if not _allowed(item, last, len(lines)):
                     raise gbnf.ProgramStateError(f"program outside the grammar: item {k} {format_item(item)} "
                                                  f"after line {last} of {len(lines)}")
-                last = item.end
+                last = last if item.moved else item.end
             elif not isinstance(item, Gen):
                 raise gbnf.ProgramStateError(f"program outside the grammar: item {k} is a span copy")
         run = _Run(Stats(prompt_tokens=len(ids)), list(ids))

@@ -32,9 +32,12 @@ class EditRequest:
         """`text`, written with "\\n", in the document's line endings."""
         return with_line_endings(self.document, text)
 
-    def part(self, document: str, max_new_tokens: int | None, hooks: Hooks) -> "EditRequest":
-        """The same instruction on a part of the document (a window), with what is left of the budget."""
-        return replace(self, document=document, max_new_tokens=max_new_tokens, hooks=hooks, lines=None, at=None)
+    def part(self, document: str, max_new_tokens: int | None, hooks: Hooks, note: str = "") -> "EditRequest":
+        """The same instruction on a part of the document (a window), with what is left of the budget, and what
+        that part is for when it is one step of a larger edit (`note`)."""
+        instruction = f"{self.instruction}\n\n{note}" if note else self.instruction
+        return replace(self, document=document, instruction=instruction, max_new_tokens=max_new_tokens,
+                       hooks=hooks, lines=None, at=None)
 
 
 @dataclass(frozen=True)

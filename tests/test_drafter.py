@@ -35,3 +35,18 @@ def test_a_repeated_line_does_not_jump_back(qwen_tokenizer):
     out = "import os\nimport sys\n\n\ndef main():\n    print(os.getcwd())\n\n\nmain()\n"
     proposal(d, qwen_tokenizer, out)
     assert d.cursor == 9 and proposal(d, qwen_tokenizer, out + "\n") == ""  # "" occurs 4 times: no guess
+
+
+def test_a_moved_block_is_drafted_with_its_new_indentation(qwen_tokenizer):
+    """A method moved out of its class: once one of its lines is written dedented, the rest is drafted so."""
+    doc = ("class Box:\n    def total(self):\n        return helper(self.items)\n\n"
+           "    def helper(self, values):\n        out = 0\n\n        for v in values:\n            out += v\n"
+           "        return out\n")
+    d = LineDrafter(qwen_tokenizer, doc, k=64)
+    out = "class Box:\n    def total(self):\n        return helper(self.items)\n\n\ndef helper(values):\n    out = 0\n"
+    assert proposal(d, qwen_tokenizer, out).startswith("\n    for v in values:\n        out += v\n    return out\n")
+    assert d.by == -4
+    assert proposal(d, qwen_tokenizer, out + "\n").startswith("    for v in values:\n")  # a blank line keeps it
+    # a line written as the input has it sets the shift back
+    assert proposal(d, qwen_tokenizer, out + "\n        for v in values:\n").startswith("            out += v\n")
+    assert d.by == 0

@@ -1,6 +1,7 @@
 """The program grammar, driven token by token through a real llguidance matcher and the real Qwen tokenizer."""
 import functools
 import itertools
+import random
 import re
 import time
 
@@ -9,9 +10,17 @@ import pytest
 from test_oracle import humanevalfix_pairs
 
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.grammar import NUMBERED_GRAMMAR_MAX_LINES, _number_regex, program_grammar, program_matcher
+from copy_as_decode.core.gen_grammar import TAGS, GenRule
+from copy_as_decode.core.grammar import (
+    MOVES_MAX_LINES,
+    NUMBERED_GRAMMAR_MAX_LINES,
+    Rule,
+    _number_regex,
+    program_grammar,
+    program_matcher,
+)
 from copy_as_decode.core.oracle import line_oracle
-from copy_as_decode.core.program import format_program
+from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import ResolveError, resolve
 
 N_VOCAB = 151936  # Qwen2.5's model vocabulary (the tokenizer's is smaller)
@@ -52,18 +61,19 @@ def run(qwen_tokenizer, lltok):
 def matchers(lltok):
     cache = {}
 
-    def get(n):
-        if n not in cache:
-            cache[n] = program_matcher(lltok, n)
-        return cache[n]
+    def get(n, rule_name="default"):
+        if (n, rule_name) not in cache:
+            cache[n, rule_name] = program_matcher(lltok, n, rule_name)
+        return cache[n, rule_name]
     return get
 
 
-def test_every_humanevalfix_oracle_program_is_accepted(matchers, run):
+@pytest.mark.parametrize("rule_name, moves", [("default", False), ("moves", True)])
+def test_every_humanevalfix_oracle_program_is_accepted(matchers, run, rule_name, moves):
     for a, b in humanevalfix_pairs():  # all 328, Python and JavaScript
-        m = matchers(len(split_lines(a)))
-        copy_every_matching_line = line_oracle(a, b, cost=lambda text: 100)
-        for items, sep in itertools.product([line_oracle(a, b), copy_every_matching_line], ["\n", ""]):
+        m = matchers(len(split_lines(a)), rule_name)
+        copy_every_matching_line = line_oracle(a, b, cost=lambda text: 100, moves=moves)
+        for items, sep in itertools.product([line_oracle(a, b, moves=moves), copy_every_matching_line], ["\n", ""]):
             assert run(m, format_program(items, sep)) == (None, True), format_program(items, sep)
 
 
@@ -169,3 +179,119 @@ def test_bounded_number_regex_is_exactly_1_to_n(n):
     matched = [v for v in range(0, 2 * n + 10) if r.fullmatch(str(v))]
     assert matched == list(range(1, n + 1))
     assert not r.fullmatch("0" + str(n))
+
+
+# ---- moved copies (the "moves" rule) -----------------------------------------------------------------------
+
+def _feed(m, tokenizer, text: str) -> bool:
+    """Consume `text` into `m` in place; whether every token was accepted."""
+    return all(m.consume_token(t) for t in tokenizer.encode(text, add_special_tokens=False))
+
+
+@pytest.mark.parametrize("text", [
+    '<copy lines="7-9" indent="-4"/><copy lines="1-10"/>',  # before the in-order copies
+    '<copy lines="1-3"/><copy lines="7-9" indent="-4"/><copy lines="4-6"/>',  # between: the order goes on from 3
+    '<copy lines="1-3"/>\n<copy lines="1-3" indent="+4"/>\n<copy lines="4-10"/>',
+    '<copy lines="1-10"/><copy lines="1-10" indent="+16"/>',  # after every line is spent
+    '<copy lines="10-10" indent="0"/>', '<copy lines="1-1" indent="0"/><copy lines="1-1"/>',  # I == J
+    '<copy lines="2-3" indent="+2"/><copy lines="2-3" indent="+2"/>\n<copy lines="2-3" indent="-16"/>',  # again
+    '<gen>x</gen><copy lines="4-5" indent="-1"/><gen>y</gen>\n<copy lines="5-5" indent="0"/>',
+])
+def test_moved_copies_take_any_lines_and_leave_the_order_alone(matchers, run, text):
+    assert run(matchers(10, "moves"), text) == (None, True)
+    assert run(matchers(10), text)[1] is False  # the default rule has no moved copies
+
+
+@pytest.mark.parametrize("text, rejected_after", [
+    # an in-order copy after a move still starts after line 3; "2-6" could still be a moved copy
+    ('<copy lines="1-3"/><copy lines="7-9" indent="-4"/><copy lines="2-6"/>',
+     '<copy lines="1-3"/><copy lines="7-9" indent="-4"/><copy lines="2-6'),
+    ('<copy lines="11-11" indent="0"/>', '<copy lines="1'),  # I > n
+    ('<copy lines="5-4" indent="0"/>', '<copy lines="5-'),  # J < I
+    ('<copy lines="1-10"/><copy lines="9-8" indent="0"/>', '<copy lines="1-10"/><copy lines="9-'),
+    ('<copy lines="3-11" indent="0"/>', '<copy lines="3-1'),  # J > n
+    ('<copy lines="03-4" indent="0"/>', '<copy lines="'),  # leading zeros
+    ('<copy lines="3-04" indent="0"/>', '<copy lines="3-'),
+    ('<copy lines="3-4" indent="+0"/>', '<copy lines="3-4" indent="+'),
+    ('<copy lines="3-4" indent="-0"/>', '<copy lines="3-4" indent="-'),
+    ('<copy lines="3-4" indent="-07"/>', '<copy lines="3-4" indent="-'),
+    ('<copy lines="3-4" indent="+17"/>', '<copy lines="3-4" indent="+1'),
+    ('<copy lines="3-4" indent="4"/>', '<copy lines="3-4" indent="'),  # a shift has its sign
+    ('<copy lines="3-4" indent="00"/>', '<copy lines="3-4" indent="0'),
+    ('<copy lines="3-4" indent=""/>', '<copy lines="3-4" indent="'),
+])
+def test_moved_copy_rejections_happen_at_the_first_impossible_token(matchers, run, text, rejected_after):
+    assert run(matchers(10, "moves"), text)[0] == rejected_after
+
+
+def test_the_default_rule_never_offers_an_indent(matchers, run):
+    assert run(matchers(10), '<copy lines="1-3" indent="0"/>')[0] == '<copy lines="1-3"'  # '"' begins '"/>'
+    assert run(matchers(0, "moves"), '<copy lines="1-1" indent="0"/>')[0] == "<"  # no lines, nothing to move
+
+
+@pytest.mark.parametrize("n", [1, 9, 10, 11, 23])
+def test_moved_copies_accept_exactly_the_ranges_within_the_document(matchers, lltok, qwen_tokenizer, n):
+    """Every moved copy I-J, first and after lines 1..k are spent; after one the order still stands at k."""
+    k = n // 2
+    for prefix in ["", f'<copy lines="1-{k}"/>'] if k else [""]:
+        base = matchers(n, "moves").deep_copy()
+        assert _feed(base, qwen_tokenizer, prefix + '<copy lines="')
+        for i, j in itertools.product(range(n + 2), repeat=2):
+            m = base.deep_copy()
+            shift = ("0", "-4", "+16", "+1")[(i + j) % 4]
+            accepted = _feed(m, qwen_tokenizer, f'{i}-{j}" indent="{shift}"/>')
+            assert accepted == (1 <= i <= j <= n), (prefix, i, j)
+            if accepted and prefix:
+                assert _feed(m.deep_copy(), qwen_tokenizer, f'<copy lines="{k + 1}-{n}"/>')
+                assert not _feed(m.deep_copy(), qwen_tokenizer, f'<copy lines="{k}-{n}"/>')
+                assert m.consume_token(lltok.eos_token)
+
+
+@pytest.mark.parametrize("n, rule_name", [(12, "moves"), (23, Rule(GenRule(TAGS, 1), end_after_any_copy=False, moves=True))])
+def test_every_program_a_masked_random_walk_finishes_resolves(lltok, qwen_tokenizer, n, rule_name):
+    """Sample programs token by token under the mask (from the tokens that spell tags, digits and short gens,
+    whichever the mask allows): each finished one resolves against a document of n lines."""
+    rng = random.Random(5)
+    pieces = ['<copy lines="', '<gen>', '</gen>', '"/>', '" indent="', "-", "+", "\n", "x", " if", "<", "</", "/>"]
+    candidates = sorted({t for text in pieces + list("0123456789")
+                         for t in qwen_tokenizer.encode(text, add_special_tokens=False)} | {lltok.eos_token})
+    document = "".join(" " * (i % 6) + f"line {i}\n" for i in range(1, n + 1))
+    base = program_matcher(lltok, n, rule_name)
+    finished, moved = 0, 0
+    for _ in range(300):
+        m, tokens = base.deep_copy(), []
+        while not m.is_stopped() and len(tokens) < 80:
+            mask = m.compute_bitmask()
+            allowed = [t for t in candidates if mask[t // 8] >> (t % 8) & 1] or \
+                [t for t in range(N_VOCAB) if mask[t // 8] >> (t % 8) & 1]
+            assert allowed, qwen_tokenizer.decode(tokens)  # never a dead end
+            token = rng.choice(allowed)
+            assert m.consume_token(token)
+            tokens.append(token)
+        if m.is_stopped():
+            items = parse(qwen_tokenizer.decode(tokens[:-1]))
+            resolve(items, document)
+            finished += 1
+            moved += any(isinstance(item, Copy) and item.moved for item in items)
+    assert finished > 100 and moved > 10, (finished, moved)
+
+
+def test_moves_with_bounded_gens_and_cover_to_end(lltok, run):
+    m = program_matcher(lltok, 10, Rule(GenRule(TAGS, 1), end_after_any_copy=False, moves=True))
+    for text, ok in [('<gen>x</gen>\n<copy lines="3-4" indent="+4"/>', False),  # L = 0 < n: cannot end here
+                     ('<gen>x</gen>\n<copy lines="3-4" indent="+4"/><gen></gen>', True),
+                     ('<copy lines="1-10"/><gen>x</gen><copy lines="3-4" indent="+4"/>', True),  # every line spent
+                     ('<copy lines="3-4" indent="+4"/><copy lines="1-10"/>', True),
+                     ('<gen>a</gen><gen>b</gen>', False)]:
+        assert run(m, text)[1] == ok, text
+
+
+def test_moves_fit_llguidance_up_to_their_threshold_and_are_dropped_above(lltok, run):
+    n = MOVES_MAX_LINES
+    t = time.perf_counter()
+    m = program_matcher(lltok, n, "moves")
+    compile_s = time.perf_counter() - t
+    assert run(m, f'<copy lines="1-9"/><copy lines="{n - 1}-{n}" indent="-4"/><copy lines="10-{n}"/>')[1]
+    assert compile_s < 15
+    assert program_grammar(n + 1, "moves") == program_grammar(n + 1)
+    assert "indent" not in program_grammar(NUMBERED_GRAMMAR_MAX_LINES + 1, "moves")

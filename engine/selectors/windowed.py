@@ -8,13 +8,17 @@ else of the file is shown: with the file's imports and the enclosing class heade
 more often copied the window unchanged. The windows' rewrites and copies of everything else make one
 copy/gen program over the whole document, which the resolver turns into the edited document: nothing outside
 the windows can change. Every window must finish, and none may drop its own head or tail, or nothing changes.
+A window moved out of its class (core/windows.py `Window.to`) is rewritten the same way, as a function, and
+goes after the class at the top level: its unchanged lines are moved copies with their new indentation.
 """
+import re
+
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
-from copy_as_decode.core.program import Copy, Item, format_program
+from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
 
 from .. import prompt
@@ -77,28 +81,53 @@ def edit(front, request):
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
         return result
     total, items, after, dropped = Stats(selector="windowed", windows=plan.describe()), [], 1, []
-    for k, w in enumerate(plan.windows, 1):
+    texts = {}  # window -> the model's rewrite (dedented), the moved window's first: its signature says how
+    # the calls of a moved method read (core/windows.py `Window.calls`)
+    for k, w in sorted(enumerate(plan.windows, 1), key=lambda kw: kw[1].to is None):
+        if w.calls is not None:
+            continue
         old = "".join(lines[w.start - 1: w.end])
-        indent = indent_of(old)
         label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
         left = None if explicit is None else max(1, explicit - total.sampled)
         try:
-            r = front._rewrite(request.part(dedent(old, indent), left, _Labelled(hooks, label)), draft=True)
+            r = front._rewrite(request.part(dedent(old, indent_of(old)), left, _Labelled(hooks, label), w.note),
+                               draft=True)
         except IncompleteEdit as e:
             e.stats.windows = label
             raise
-        new = reindent(r.text, indent)
-        if not old.endswith("\n"):
-            new = new.removesuffix("\n")
-        elif new and not new.endswith("\n"):  # else the line after the window would join its last line
-            new += "\n"
-        # the blank lines that end a window separate it from what follows; models close their block before them
-        new += "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
         total.add(r.stats)
         total.stop = r.stats.stop
+        texts[w] = r.text
+    moved = next((texts[w] for w in plan.windows if w.to is not None), "")
+    pending: tuple[int, list[Item]] | None = None  # a moved window's rewrite and the line it goes after
+    for w in plan.windows:
+        if pending and w.start > pending[0]:
+            items, after, pending = _placed(items, after, *pending), pending[0] + 1, None
+        old = "".join(lines[w.start - 1: w.end])
+        if w.to is not None:  # moved: at the top level after line w.to, its lines copied with their new indent
+            new = texts[w].strip("\n") + "\n"
+            dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
+            pending = (w.to, [Gen("\n\n")] + [Copy(i.start + w.start - 1, i.end + w.start - 1, i.indent or 0)
+                                               if isinstance(i, Copy) else i for i in line_oracle(old, new)])
+            items += [Copy(after, w.start - 1)] if w.start > after else []
+            after = w.end + 1
+            continue
+        if w.calls is not None:
+            new = called(old, w.calls, moved)
+        else:
+            indent = indent_of(old)
+            new = reindent(texts[w], indent)
+            if not old.endswith("\n"):
+                new = new.removesuffix("\n")
+            elif new and not new.endswith("\n"):  # else the line after the window would join its last line
+                new += "\n"
+            # the blank lines that end a window separate it from what follows; models close their block before
+            new += "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
         dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
         items += ([Copy(after, w.start - 1)] if w.start > after else []) + _shifted(line_oracle(old, new), w.start - 1)
         after = w.end + 1
+    if pending:
+        items, after = _placed(items, after, *pending), pending[0] + 1
     if after <= len(lines):
         items.append(Copy(after, len(lines)))
     text = request.restore(resolve(items, lines))
@@ -121,15 +150,32 @@ def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks)
     return windows.chosen(plan, lines, symbol, p)
 
 
+def called(text: str, name: str, function: str) -> str:
+    """`text` with its uses of the method `name` made uses of the top-level function the model wrote for it
+    (`function`): `self.name(a)` becomes `name(a)`, or `name(self, a)` when the function still takes `self`.
+    This is what a refactoring tool does with the references; given such a line alone, the untrained 1.5B
+    dropped its assignment, and given the method around it, it wrote a stub of the moved method there."""
+    if not re.search(rf"\bdef\s+{re.escape(name)}\s*\(\s*self\b", function):
+        return re.sub(rf"\bself\.{re.escape(name)}\b", name, text)
+    text = re.sub(rf"\bself\.{re.escape(name)}\(\s*\)", f"{name}(self)", text)
+    return re.sub(rf"\bself\.{re.escape(name)}\(", f"{name}(self, ", text)
+
+
 def _shifted(items: list[Item], by: int) -> list[Item]:
-    return [Copy(i.start + by, i.end + by) if isinstance(i, Copy) else i for i in items]
+    return [Copy(i.start + by, i.end + by, i.indent) if isinstance(i, Copy) else i for i in items]
+
+
+def _placed(items: list[Item], after: int, to: int, moved: list[Item]) -> list[Item]:
+    """`items` with the copies up to line `to` and then a moved window's rewrite."""
+    return items + ([Copy(after, to)] if to >= after else []) + moved
 
 
 def _joined(items: list[Item]) -> list[Item]:
     """Copies of consecutive ranges as one."""
     out: list[Item] = []
     for item in items:
-        if out and isinstance(item, Copy) and isinstance(out[-1], Copy) and out[-1].end + 1 == item.start:
+        if out and isinstance(item, Copy) and isinstance(out[-1], Copy) and out[-1].end + 1 == item.start and \
+                not item.moved and not out[-1].moved:
             out[-1] = Copy(out[-1].start, item.end)
         else:
             out.append(item)
