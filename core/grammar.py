@@ -55,7 +55,7 @@ _LOW = (1 << 32) - 1  # the low half of the parameter: L
 class Rule:
     gens: GenRule = GenRule()
     end_after_any_copy: bool = True
-    moves: bool = False  # offer moved copies `<copy lines="I-J" indent="S"/>` (up to MOVES_MAX_LINES lines)
+    moves: bool = True  # offer moved copies `<copy lines="I-J" indent="S"/>` (up to MOVES_MAX_LINES lines)
 
 
 RULES = {
@@ -63,7 +63,7 @@ RULES = {
     "no-tags-in-gen": Rule(GenRule(("<copy", "<gen>"))),
     "no-tag-prefixes-in-gen": Rule(GenRule(TAGS)),
     "cover-to-end": Rule(end_after_any_copy=False),
-    "moves": Rule(moves=True),
+    "in-order": Rule(moves=False),
 }
 
 

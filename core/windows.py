@@ -85,7 +85,8 @@ class Plan:
     named: bool = False             # the candidates are definitions of a named name (else: search hits)
 
     def describe(self) -> str:
-        return ", ".join(f"{w.start}-{w.end} ({', '.join(w.names)})" for w in self.windows) or "whole file"
+        return ", ".join(f"{w.start}-{w.end} ({', '.join(w.names)}{f', moved after {w.to}' if w.to else ''})"
+                         for w in self.windows) or "whole file"
 
 
 def mentions(instruction: str) -> list[Mention]:

@@ -112,6 +112,23 @@ def test_forced_program_reproduces_oracle(tiny_engine, humanevalfix_python, k):
     assert result.stats.stop == EOS
 
 
+def test_a_forced_moved_copy_splices_its_lines_with_their_new_indent(tiny_engine):
+    """A method moved out of its class: its lines go through the splice shifted, none of them is sampled."""
+    a = ("class Box:\n    def total(self):\n        return self.helper(self.items)\n\n"
+         "    def helper(self, values):\n        out = 0\n        for v in values:\n            out += v\n"
+         "        return out\n")
+    b = ("class Box:\n    def total(self):\n        return helper(self.items)\n\n\n"
+         "def helper(values):\n    out = 0\n    for v in values:\n        out += v\n    return out\n")
+    program = format_program(line_oracle(a, b), sep="")
+    assert 'indent="-4"' in program
+    result = tiny_engine.edit(a, "Move helper out of the class.", "forced", program=program)
+    assert result.text == b and result.program == program
+    moved = "".join(line[4:] for line in split_lines(a)[5:9])
+    assert result.stats.spliced == len(tiny_engine.tok.encode(moved)) + sum(
+        len(tiny_engine.tok.encode("".join(split_lines(a)[c.start - 1:c.end])))
+        for c in parse(program) if hasattr(c, "start") and not c.moved)
+
+
 def test_forced_program_outside_grammar_is_refused(tiny_engine):
     from copy_as_decode.engine.constraint import GrammarError
     with pytest.raises(GrammarError):

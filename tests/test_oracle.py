@@ -232,3 +232,17 @@ def test_large_documents_are_fast(edits):
     assert elapsed < 3.0  # ~0.3 s measured; generous for a busy machine
     copies = sum(it.end - it.start + 1 for it in items if isinstance(it, Copy))
     assert copies > 100_000 - 3 * edits
+
+
+def test_a_method_moved_out_of_its_class_is_a_moved_copy():
+    a = ("import os\n\n\nclass Box:\n    def total(self):\n        return self.helper(self.items)\n\n"
+         "    def helper(self, values):\n        out = 0\n        for v in values:\n            out += v\n"
+         "        return out\n\n    def size(self):\n        return len(self.items)\n")
+    b = ("import os\n\n\nclass Box:\n    def total(self):\n        return helper(self.items)\n\n"
+         "    def size(self):\n        return len(self.items)\n\n\ndef helper(values):\n    out = 0\n"
+         "    for v in values:\n        out += v\n    return out\n")
+    items = line_oracle(a, b)
+    assert Copy(9, 12, -4) in items and resolve(items, a) == b
+    assert not any(isinstance(i, Copy) and i.moved for i in line_oracle(a, b, moves=False))
+    assert resolve(line_oracle(a, b, moves=False), a) == b
+    assert program_cost(items, a) < program_cost(line_oracle(a, b, moves=False), a)

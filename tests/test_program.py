@@ -1,7 +1,16 @@
 """The program language: parser, error reports, canonical printer."""
 import pytest
 
-from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, format_item, format_program, parse
+from copy_as_decode.core.program import (
+    Copy,
+    CopySpan,
+    Gen,
+    ProgramSyntaxError,
+    format_item,
+    format_program,
+    next_item,
+    parse,
+)
 
 
 def test_parse_every_item_kind_with_blanks_between():
@@ -48,3 +57,15 @@ def test_printer_splits_gen_text_that_contains_the_close_tag():
     gens = parse(printed)
     assert len(gens) == 4 and all(isinstance(g, Gen) for g in gens)
     assert "".join(g.text for g in gens) == text
+
+
+def test_moved_copies_parse_print_and_report_errors():
+    src = '<copy lines="2-3" indent="-4"/><copy lines="1-1" indent="+8"/>\n<copy lines="4-4" indent="0"/>'
+    items = parse(src)
+    assert items == [Copy(2, 3, -4), Copy(1, 1, 8), Copy(4, 4, 0)] and [i.moved for i in items] == [True] * 3
+    assert format_program(items, sep="") == src.replace("\n", "") and not Copy(1, 2).moved
+    for bad in ('<copy lines="1-2" indent="04"/>', '<copy lines="1-2" indent="-04"/>', '<copy lines="1-2" indent="4"/>',
+                '<copy lines="1-2" indent=""/>'):
+        with pytest.raises(ProgramSyntaxError, match="indent"):
+            parse(bad)
+    assert next_item('<copy lines="1-2" indent="-') == (None, 0)  # unfinished, not wrong: the tracker waits

@@ -60,3 +60,27 @@ def test_order_check_can_be_switched_off():
 def test_syntax_errors_surface_from_string_programs():
     with pytest.raises(ValueError, match="expected"):
         resolve('<copy lines="1-2">', DOC)
+
+
+METHOD = "class A:\n    def f(self):\n        return 1\n\n\tif x:\n   y\n"
+
+
+@pytest.mark.parametrize("item, text", [
+    (Copy(2, 3, -4), "def f(self):\n    return 1\n"),  # out of its class
+    (Copy(2, 4, 4), "        def f(self):\n            return 1\n\n"),  # a blank line stays blank
+    (Copy(5, 6, -2), "if x:\n y\n"),  # a tab is one column; a line with less indent loses all it has
+    (Copy(1, 1, 0), "class A:\n"),
+    (Copy(4, 4, -8), "\n"),
+])
+def test_moved_copies_shift_each_line(item, text):
+    assert resolve([item], METHOD) == text
+
+
+def test_moved_copies_take_any_lines_and_leave_the_order_where_it_was():
+    items = [Copy(1, 1), Copy(5, 6, 0), Copy(2, 3, -4), Copy(2, 4)]  # the in-order copy 2-4 follows 1-1
+    assert resolve(items, METHOD) == "class A:\n\tif x:\n   y\ndef f(self):\n    return 1\n" + \
+        "    def f(self):\n        return 1\n\n"
+    with pytest.raises(ResolveError, match="outside 1-6"):
+        resolve([Copy(6, 7, 0)], METHOD)
+    with pytest.raises(ResolveError, match="inverted"):
+        resolve([Copy(3, 2, -4)], METHOD)

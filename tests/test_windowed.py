@@ -125,3 +125,34 @@ def test_the_local_engine_chooses_under_a_grammar(tiny_engine):
     """A random model still answers one of the names, with a probability in (0, 1]."""
     name, p = tiny_engine._choose(tiny_engine.encode("pick: "), ["alpha", "beta.gamma", "delta_x"], Hooks())
     assert name in ("alpha", "beta.gamma", "delta_x") and 0 < p <= 1
+
+
+MOVE_DOC = ("import os\n\n\nclass Box:\n    def total(self):\n        return self.helper(self.items) + 1\n\n"
+            "    def helper(self, values):\n        out = 0\n        for v in values:\n            out += v\n"
+            "        return out\n\n    def size(self):\n        return len(self.items)\n" + FILLER)
+MOVE = ("Refactor the `helper` method in the `Box` class to be a stand alone, top level function. Name the new "
+        "function `helper`, exactly the same name as the existing method. Update any existing `self.helper` calls "
+        "to work with the new `helper` function.")
+
+
+def test_a_method_moved_out_of_its_class_goes_after_it_as_moved_copies_and_its_calls_follow(qwen_tokenizer):
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("def helper(self, values):", "def helper(values):"))
+    result = front.edit(MOVE_DOC, MOVE)
+    assert front.seen == ["def helper(self, values):\n    out = 0\n    for v in values:\n        out += v\n"
+                          "    return out\n\n"]  # the method alone, dedented; the call is not the model's
+    assert "write it as that top-level function" in front.prompts[0]
+    assert result.text == MOVE_DOC.replace("self.helper(", "helper(").replace(
+        "    def helper(self, values):\n        out = 0\n        for v in values:\n            out += v\n"
+        "        return out\n\n", "").replace(
+        "        return len(self.items)\n", "        return len(self.items)\n\n\ndef helper(values):\n    out = 0\n"
+        "    for v in values:\n        out += v\n    return out\n", 1)
+    assert '<copy lines="9-12" indent="-4"/>' in result.program and resolve(result.program, MOVE_DOC) == result.text
+    assert result.stats.windows == "6-6 (line 6), 8-13 (Box.helper, moved after 15)"
+
+
+def test_calls_of_a_moved_method_keep_self_when_the_function_takes_it():
+    from copy_as_decode.engine.selectors.windowed import called
+    line = "        x = self.helper(a) + self.helper() + self.helpers(b)\n"
+    assert called(line, "helper", "def helper(values):\n") == "        x = helper(a) + helper() + self.helpers(b)\n"
+    assert called(line, "helper", "def helper(self, values):\n") == \
+        "        x = helper(self, a) + helper(self) + self.helpers(b)\n"

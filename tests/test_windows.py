@@ -187,3 +187,31 @@ def test_every_gold_change_of_the_long_corpora_lies_in_its_windows():
             for i1, i2, _, _ in hunks(before, gold):
                 assert any(w.start <= i1 + 1 and (i2 <= w.end if i2 > i1 else i1 <= w.end) for w in plan.windows), case.id
     assert windowed >= 130
+
+
+def test_a_method_moved_out_of_its_class_is_its_own_window_and_each_line_that_calls_it_another():
+    doc = ("class Box:\n    def total(self):\n        return self.helper(self.items)\n\n"
+           "    def helper(self, values):\n        return sum(values)\n\n"
+           "    def size(self):\n        return self.helper([1]) + len(self.items)\n" + "\n\nx = 1\n" * 30)
+    for said in ("Refactor the `helper` method in the `Box` class to be a stand alone, top level function.",
+                 "Move Box.helper out of the class and make it a module-level function."):
+        plan = windows.find(doc, said)
+        assert [(w.start, w.end, w.to, w.calls) for w in plan.windows] == \
+            [(3, 3, None, "helper"), (5, 7, 9, None), (9, 9, None, "helper")], said
+        assert plan.reason.startswith("move: Box.helper after Box")
+    last = doc.replace("    def size(self):\n        return self.helper([1]) + len(self.items)\n", "")
+    plan = windows.find(last, "Make `helper` a standalone function.")  # the last member: the blank lines before
+    assert [(w.start, w.end, w.to) for w in plan.windows] == [(3, 3, None), (4, 6, 6)]  # it go with it
+    alone = "class Box:\n    def helper(self, values):\n        return sum(values)\n" + "\n\nx = 1\n" * 30
+    plan = windows.find(alone, "Make `helper` a standalone function.")  # the class would be left empty
+    assert [(w.start, w.end, w.to) for w in plan.windows] == [(2, 5, None)] and "stays" in plan.reason
+
+
+@pytest.mark.parametrize("said, uses", [
+    ("Add a parameter `verbose=False` to `get` and update every call of `get` to pass it.", True),
+    ("Update any existing `self.get` calls to the new signature of `get`.", True),
+    ("Fix `get`: it must call `len` on the items.", False),
+])
+def test_calls_in_an_instruction_take_every_use(said, uses):
+    plan = windows.find(long_module(), said)
+    assert (len(plan.windows) > 1) == uses, plan.describe()
