@@ -88,8 +88,8 @@ def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = Fals
                    default=["none", "gguf"] if several_quants else "auto",
                    help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
                         "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "
-                        "(default, README "
-                        "\"Quantized weights\")" + ("; several: each in turn" if several_quants else ""))
+                        "(default; measured in docs/benchmarks.md, \"Quantized weights, measured\")"
+                        + ("; several: each in turn" if several_quants else ""))
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],

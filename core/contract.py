@@ -7,8 +7,9 @@ Nothing here imports torch: the text tools and the server start without it.
 from dataclasses import dataclass
 from typing import Protocol
 
-# with the model run on the edit's window only, the 1.5B passes 12/24 HumanEvalFix cases in 300-3,000-line files
-# where the 0.5B passes 4/24, at 10-17 s an edit on 2 cores (README "Windows, measured")
+# the 1.5B, because with the model run on the edit's window only it fixes far more of the HumanEvalFix bugs
+# embedded in long files than the 0.5B, at a time per edit that stays usable on a CPU (docs/benchmarks.md,
+# "Windows, measured")
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
 # the selectors themselves are a registry: engine/selectors/

@@ -22,7 +22,7 @@ def add_arguments(p) -> None:
     from .prompt import DEFAULT_LAYOUT, LAYOUTS
     p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
                    help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
-                        "README \"Prompt layout\")")
+                        "docs/benchmarks.md, \"Prompt layout\")")
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")

@@ -27,7 +27,7 @@ class Engine(EditFront):
         """quant: `gguf` runs the model's GGUF weights as they ship (Q4_K_M for the built-ins) on llama.cpp;
         `none` dequantizes them for torch (float32 by default: the path the exactness tests prove);
         `auto` is `gguf` on a CPU for a model that has GGUF weights, unless a torch dtype is asked for
-        (README "Quantized weights")."""
+        (docs/benchmarks.md, "Quantized weights, measured")."""
         grammar.rule(grammar_rule)  # an unknown name fails before the model loads
         if quant not in QUANTS:
             raise ValueError(f"unknown quant {quant!r}; choose one of {', '.join(QUANTS)}")

@@ -80,8 +80,9 @@ class EditFront:
         """`auto`: the program selector only for a model trained to write programs (a LoRA adapter); any
         other model gets `windowed`: its own rewrite (`verified`, exactly what it would write, at copying
         speed) of the part of the file the instruction is about, or of the whole file when none is found.
-        Untrained models write poor programs (0/12 exact for the 0.5B and the 1.5B, README "Teaching the
-        model"), and on a long file the untrained 0.5B copies one line per tag."""
+        Untrained models write poor programs: they pick the wrong spans, most often the worked examples' first
+        copy (docs/training.md, "Results" and "Grammar rules"), and on a long file the untrained 0.5B copies
+        one line per tag."""
         return "grammar" if self.trained else "windowed"
 
     def encode(self, text: str) -> list[int]:

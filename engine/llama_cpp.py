@@ -2,9 +2,10 @@
 bindings to libllama), behind the one call the decode loop makes of a transformers model.
 
 On a CPU a decode step reads every weight once, so its speed is the weights' size: Q4_K_M reads ~0.6 bytes a
-weight where float32 reads 4, and llama.cpp's kernels decode 2-3x faster than torch here (README "Quantized
-weights"). Nothing else changes: the grammar masks, the splice (copied tokens in one batched `llama_decode`)
-and the verification (that batch's per-position logits) run in engine/decode.py as they do for torch.
+weight where float32 reads 4, and on a CPU llama.cpp's kernels get that gain where torch's own weight-only
+kernels do not (docs/benchmarks.md, "Quantized weights, measured"). Nothing else changes: the grammar masks,
+the splice (copied tokens in one batched `llama_decode`) and the verification (that batch's per-position
+logits) run in engine/decode.py as they do for torch.
 
 One llama_context holds one sequence. A `KVView` is that sequence seen as a cache (its length, `crop`);
 `ResidentPrefix` gives each new prompt the longest common prefix with what the context already holds, as

@@ -30,7 +30,8 @@ REWRITE_SYSTEM = """You edit files. Reply with the complete edited file inside o
 changed or not, exactly as it should be saved, and nothing else."""
 
 
-# Where the instruction goes in a rewrite prompt (README "Prompt layout", measured with `bench edit --layout`):
+# Where the instruction goes in a rewrite prompt (docs/benchmarks.md, "Prompt layout", measured with
+# `bench edit --layout`):
 # before the file, after it (a second edit of the same file with another instruction then reuses the file's
 # cache), or on both sides. The program prompt keeps the file first: the shipped adapter was trained on it.
 LAYOUTS = ("instruction-first", "file-first", "both")
