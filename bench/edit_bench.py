@@ -158,6 +158,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peers`: the llama-server
     backends the `llama-server` and `llama-ngram` rows run on."""
     from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.core import languages
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
     from copy_as_decode.core.deletions import deleted_lines, lines_lost
     from copy_as_decode.core.document import split_lines
@@ -183,10 +184,10 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         runs = peers[selector] if remote else engine
         if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
+        language = languages.outline_name(languages.named(case.extra.get("language")))  # `text`: Markdown
         try:
             r = runs.edit(document, case.instruction, "full" if remote else selector.removesuffix("-cold"),
-                          max_new_tokens=args.max_new_tokens, language=LANGUAGES.get(case.extra.get("language")),
-                          at=case.extra.get("at"))
+                          max_new_tokens=args.max_new_tokens, language=language, at=case.extra.get("at"))
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
             text, s, extra = document, e.stats, {"tokens": None, "program": None}
@@ -220,9 +221,6 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
-
-
-LANGUAGES = {"python": "python", "javascript": "javascript", "text": "markdown"}
 
 
 def refused(row: dict) -> bool:
@@ -570,6 +568,7 @@ def _peer(args, engine, stack, ngram: bool = False):
                          speculative=False, batch_invariant=False,
                          extra=["--spec-type", "ngram-simple"] if ngram else [])
     stack.enter_context(server)  # stopped when the run ends, whichever way
-    peer = RemoteEngine(server.url, args.model)  # its own Hugging Face tokenizer: llama.cpp's is not one
+    peer = RemoteEngine(server.url, args.model, timeout=args.request_timeout)  # its own Hugging Face tokenizer:
+    # llama.cpp's is not one; a whole-file rewrite of a long file takes minutes
     peer.layout = engine.layout
     return peer

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from copy_as_decode.core import languages
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.synthesis import bugs
 from copy_as_decode.synthesis.decontaminate import MAX_SHARED, distinctive
@@ -65,7 +66,10 @@ ROUND = {"python": ("bug", "humanevalfix", None), "javascript": ("bug", "humanev
 FEATURES = {"python": ("add-parameter", "rename-function", "add-docstring"),
             "javascript": ("add-parameter", "rename-function", "add-jsdoc"), "text": ("rename-heading", "add-sentence")}
 PERMISSIVE = {"MIT", "ISC", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "0BSD"}
-JS_ROOTS = (Path("/usr/lib/node_modules"), Path(__file__).resolve().parent.parent / ".tools")
+# The npm packages long-js and long-text draw their files from: the global ones and the project's own tools
+# (.tools, code-server's). Not synthesis.sources.JS_ROOTS, where training harvests JavaScript (no .tools):
+# training_lines checks the files found here against that harvest.
+NPM_ROOTS = (Path("/usr/lib/node_modules"), Path(__file__).resolve().parent.parent / ".tools")
 NODE_DOCS = Path("/usr/share/doc/nodejs")  # under the Node.js license (MIT), as its copyright file says
 _SKIP_DIRS = {"test", "tests", "__tests__", "idle_test", "site-packages", "__pycache__", "encodings", "example",
               "examples", "fixtures"}
@@ -150,7 +154,7 @@ def python_sources() -> list[Source]:
 
 def js_sources() -> list[Source]:
     out = []
-    for p, text in _files(JS_ROOTS, "*.js"):
+    for p, text in _files(NPM_ROOTS, "*.js"):
         minified = sum(len(x) > 160 for x in text.split("\n")) > text.count("\n") // 100
         if not p.name.endswith(".min.js") and not minified and not re.search(r"^(?:import|export)\b", text, re.M) \
                 and (src := _npm(p, text)) and len(js_functions([p])) >= 4:
@@ -160,7 +164,7 @@ def js_sources() -> list[Source]:
 
 def markdown_sources() -> list[Source]:
     out = []
-    for p, text in _files(JS_ROOTS + (NODE_DOCS,), "*.md"):
+    for p, text in _files(NPM_ROOTS + (NODE_DOCS,), "*.md"):
         if re.search(r"(?i)changelog|history|release", p.name) or len(_sections(split_lines(text))) < 3:
             continue
         if p.is_relative_to(NODE_DOCS):
@@ -352,6 +356,9 @@ def python_humanevalfix(src: Source, rng: random.Random, ctx) -> dict | None:
 
 # --------------------------------------------------------------------------------------- JavaScript cases
 
+# Function declarations are found line by line, not with core/outline.py's outline: add-parameter rewrites the
+# header's parameter list in place (_JS_DECL's groups), which the outline does not hold, and the corpora were
+# built with this finder, so that another would build other cases from the same files.
 _JS_DECL = re.compile(r"^(\s*)(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*\{\s*$")
 
 
@@ -686,7 +693,7 @@ def _record(language: str, bucket: int, src: Source, case: dict) -> dict:
     program = format_program(line_oracle(case["before"], case["after"]))
     if resolve(program, case["before"]) != case["after"]:  # the oracle is exact; a failure is a bug in it
         raise AssertionError(f"the gold program does not resolve for {src.path}")
-    short = {"python": "py", "javascript": "js", "text": "md"}[language]
+    short = languages.named(language).suffixes[0].lstrip(".")  # py, js, md
     rec = {"id": f"{short}-{bucket}-{case['kind']}-{src.label}", "language": language, "bucket": bucket,
            "lines": len(split_lines(case["before"])), "kind": case["kind"], "hinted": case["hinted"],
            "source": str(src.path), "instruction": case["instruction"], "before": case["before"],

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from copy_as_decode.core import contract
+from copy_as_decode.core import contract, languages
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
            "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards"}
@@ -74,10 +74,6 @@ def line_number(value: str) -> int:
     if line < 1:
         raise argparse.ArgumentTypeError(f"expected a line number >= 1, not {value!r}")
     return line
-
-
-LANGUAGE_OF = {".py": "python", ".pyi": "python", ".js": "javascript", ".cjs": "javascript", ".mjs": "javascript",
-               ".jsx": "javascript", ".md": "markdown", ".markdown": "markdown"}
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = False) -> None:
@@ -148,7 +144,7 @@ def cmd_edit(args) -> int:
     try:
         result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
                              temperature=args.temperature, hooks=bar, lines=args.lines, at=args.at,
-                             language=LANGUAGE_OF.get(Path(args.path).suffix.lower()))
+                             language=languages.outline_name(languages.of_suffix(Path(args.path).suffix)))
     finally:
         bar.bar.close()
     if args.write:

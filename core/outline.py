@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .document import split_lines
-
-LANGUAGES = ("python", "javascript", "markdown")
+from .languages import OUTLINED
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ def outline(document: str, language: str | None = None) -> tuple[str | None, lis
     """(the language it was read as, its symbols in document order). Without `language` each parser is tried
     in turn: a file that Python's parser accepts with definitions in it is Python, one tree-sitter reads
     without error is JavaScript, one with headings is Markdown. (None, []) when nothing fits."""
-    for lang in (language,) if language else LANGUAGES:
+    for lang in (language,) if language else OUTLINED:
         symbols = _READERS[lang](document)
         if symbols:
             return lang, symbols
@@ -151,4 +150,4 @@ def markdown(document: str) -> list[Symbol]:
     return out
 
 
-_READERS = {"python": python, "javascript": javascript, "markdown": markdown}
+_READERS = {"python": python, "javascript": javascript, "markdown": markdown}  # one for each of OUTLINED

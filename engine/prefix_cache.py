@@ -17,13 +17,15 @@ so `verified` and `full` still run the same numerics after it.
 """
 import copy
 from collections import OrderedDict
+from collections.abc import Sequence
 
 from transformers import DynamicCache
 
 from .decode import forward
 
 
-def common_prefix(a: tuple, b: list) -> int:
+def common_prefix(a: Sequence, b: Sequence) -> int:
+    """How many leading items (token ids) `a` and `b` share."""
     n = min(len(a), len(b))
     return next((k for k in range(n) if a[k] != b[k]), n)
 

@@ -1,4 +1,4 @@
-"""What the edit command is asked (EditRequest) and what came of it (Outcome), as JSON on the wire."""
+"""What the edit command is asked (EditCommand) and what came of it (Outcome), as JSON on the wire."""
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -8,7 +8,9 @@ from .positions import Hunk
 
 
 @dataclass
-class EditRequest:
+class EditCommand:
+    """The arguments of copyAsDecode.edit (and a quickfix's data): the document by its uri and version, not
+    its text, unlike engine.request.EditRequest, what the engine is asked once the server has read them."""
     uri: str
     instruction: str
     version: int | None = None
@@ -16,7 +18,7 @@ class EditRequest:
     position: types.Position | None = None  # the cursor: the symbol there is the window (core/windows.py)
 
     @classmethod
-    def from_json(cls, obj) -> "EditRequest":
+    def from_json(cls, obj) -> "EditCommand":
         if not isinstance(obj, dict):
             raise ValueError("expected one argument {uri, version, instruction, range?, position?}")
         uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")

@@ -25,12 +25,13 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
+from copy_as_decode.core import languages
 from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG
 
 from . import positions
-from .edit_request import EditRequest, Outcome, position_json, range_json
+from .edit_request import EditCommand, Outcome, position_json, range_json
 from .settings import SECTION, Settings
-from .worker_client import Cancelled, ExitInfo, Superseded, WorkerClient, WorkerCrashed, WorkerError
+from .worker_client import ExitInfo, RequestCancelled, Superseded, WorkerClient, WorkerCrashed, WorkerError
 
 NAME = "copy-as-decode"
 EDIT_COMMAND = "copyAsDecode.edit"
@@ -39,9 +40,6 @@ INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the edito
 EDIT_TITLE = "Edit with Copy-as-Decode…"
 FIX_TITLE = "Fix with Copy-as-Decode: "
 PROGRESS_INTERVAL = 0.1  # seconds between progress reports
-# LSP language ids whose outline core/outline.py reads (for windowed edits)
-OUTLINE_LANGUAGES = {"python": "python", "javascript": "javascript", "javascriptreact": "javascript",
-                     "markdown": "markdown"}
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +182,7 @@ class CopyAsDecodeServer(LanguageServer):
     def _quick_fix(self, doc, diag: types.Diagnostic) -> types.CodeAction:
         """The whole document, with the diagnostic's start as the cursor: the symbol around it is the window."""
         line = doc.lines[diag.range.start.line] if diag.range.start.line < len(doc.lines) else ""
-        req = EditRequest(doc.uri, diagnostic_instruction(diag, line), doc.version, position=diag.range.start)
+        req = EditCommand(doc.uri, diagnostic_instruction(diag, line), doc.version, position=diag.range.start)
         message = diag.message.strip().splitlines()[0] if diag.message.strip() else "problem"
         title = FIX_TITLE + _shorten(message)
         action = types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
@@ -214,7 +212,7 @@ class CopyAsDecodeServer(LanguageServer):
             job.cancel("cancelled")
         return len(jobs)
 
-    async def run_edit(self, req: EditRequest, title: str = "Copy-as-Decode") -> Outcome:
+    async def run_edit(self, req: EditCommand, title: str = "Copy-as-Decode") -> Outcome:
         """Run the worker on the request's lines and return the LSP edits (nothing applied here).
 
         Failures come back as an Outcome with a status, after telling the user (cancellation is silent);
@@ -242,7 +240,7 @@ class CopyAsDecodeServer(LanguageServer):
             if msg_id is not None and self.jobs.get(msg_id) is job:
                 del self.jobs[msg_id]
 
-    async def _run_edit(self, req: EditRequest, title: str, job: _Job, progress: "_Progress") -> Outcome:
+    async def _run_edit(self, req: EditCommand, title: str, job: _Job, progress: "_Progress") -> Outcome:
         doc = self.document(req.uri)
         if doc is None:
             return self._fail(req, "error", "the document is not open in the editor")
@@ -265,7 +263,7 @@ class CopyAsDecodeServer(LanguageServer):
             params["lines"] = positions.selected_lines(text, index, req.range)
         if req.position is not None:
             params["at"] = positions.line_of(text, index, req.position)
-        if (language := OUTLINE_LANGUAGES.get(doc.language_id or "")) is not None:
+        if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
             params["language"] = language  # how a windowed edit reads the outline
 
         await progress.begin(title, job,
@@ -281,7 +279,7 @@ class CopyAsDecodeServer(LanguageServer):
             progress.end("superseded")
             return self._fail(req, "superseded", "a newer edit of this document replaced the running one",
                               types.MessageType.Info)
-        except Cancelled:
+        except RequestCancelled:
             progress.end("cancelled")
             return Outcome("cancelled", req.uri, version)
         except WorkerCrashed as e:
@@ -316,7 +314,7 @@ class CopyAsDecodeServer(LanguageServer):
             self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
         return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
 
-    def _fail(self, req: EditRequest, status: str, message: str, kind=types.MessageType.Error,
+    def _fail(self, req: EditCommand, status: str, message: str, kind=types.MessageType.Error,
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
@@ -491,7 +489,7 @@ def code_action(ls: CopyAsDecodeServer, params: types.CodeActionParams):
 @server.feature(types.CODE_ACTION_RESOLVE)
 async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) -> types.CodeAction:
     try:
-        req = EditRequest.from_json(action.data)
+        req = EditCommand.from_json(action.data)
     except ValueError:
         return action  # not one of ours
     outcome = await ls.run_edit(req, title=action.title)
@@ -503,7 +501,7 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
 @server.command(EDIT_COMMAND)
 async def edit_command(ls: CopyAsDecodeServer, *args):
     try:
-        req = EditRequest.from_json(args[0] if len(args) == 1 else None)
+        req = EditCommand.from_json(args[0] if len(args) == 1 else None)
     except ValueError as e:
         ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
         return {"applied": False, "status": "error", "reviewed": False, "message": str(e)}

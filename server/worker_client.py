@@ -37,14 +37,15 @@ class WorkerCrashed(WorkerError):
     """The worker process ended while the request was in flight."""
 
 
-class Cancelled(WorkerError):
-    """The request was cancelled (by `cancel`, or the awaiting task was cancelled)."""
+class RequestCancelled(WorkerError):
+    """The request was cancelled (by `cancel`, or the awaiting task was cancelled), or the worker answered that
+    the edit was (its core.contract.Cancelled)."""
 
     def __init__(self, message: str = "cancelled"):
         super().__init__(message, CANCELLED)
 
 
-class Superseded(Cancelled):
+class Superseded(RequestCancelled):
     """A newer request with the same key replaced this one."""
 
 
@@ -256,7 +257,7 @@ class WorkerClient:
         if "error" in msg:
             err = msg["error"] or {}
             code, message = err.get("code", 1000), err.get("message", "worker error")
-            error = Cancelled(message) if code == CANCELLED else WorkerError(message, code, err.get("data"))
+            error = RequestCancelled(message) if code == CANCELLED else WorkerError(message, code, err.get("data"))
             req.future.set_exception(error)
         else:
             req.future.set_result(msg.get("result"))
@@ -281,7 +282,7 @@ class WorkerClient:
 
         Raises WorkerError (engine error, with its code; or a request that cannot be encoded, before
         anything is sent or started), WorkerCrashed (the process died; the next request restarts it),
-        Cancelled / Superseded. Cancelling the awaiting task cancels the edit in the worker too. `on_id`
+        RequestCancelled / Superseded. Cancelling the awaiting task cancels the edit in the worker too. `on_id`
         receives the request id (for `cancel`) as soon as it is sent.
         """
         rid = next(self._ids)
@@ -306,16 +307,16 @@ class WorkerClient:
             await self._drain()
             return await asyncio.shield(req.future)
         except asyncio.CancelledError:
-            self._give_up(req, Cancelled())
+            self._give_up(req, RequestCancelled())
             raise
 
     def cancel(self, request_id: int) -> bool:
-        """Cancel an edit by id: it fails with Cancelled now, and the worker stops it before its next
+        """Cancel an edit by id: it fails with RequestCancelled now, and the worker stops it before its next
         forward pass. Returns whether it was in flight."""
         req = self._pending.get(request_id)
         if req is None:
             return False
-        self._give_up(req, Cancelled())
+        self._give_up(req, RequestCancelled())
         return True
 
     def _give_up(self, req: _Request, error: WorkerError) -> None:

@@ -107,6 +107,11 @@ def _python_snippet(file: str, lines: list[str], node, name: str) -> Snippet | N
     return Snippet(f"{file}:{start}", name, text, "python")
 
 
+# JavaScript functions are found line by line here, not with core/outline.py's tree-sitter outline: a snippet
+# must be a line range from its header to a closing brace alone at the header's indent, so that it dedents into
+# a text of its own and splices back (long_edits.splice); the outline's spans take in the comments above and end
+# with the enclosing statement (`});`), and it reads nothing of a file tree-sitter finds an error in. What is
+# found here is the training data (and bench/long_corpus.py's bug cases): another finder would change both.
 _JS_HEAD = re.compile(r"^(\s*)(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(.*\)\s*\{\s*$"
                       r"|^(\s*)(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\([^()]*\)\s*=>\s*\{\s*$"
                       r"|^(\s*)(?:static\s+)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\{\s*$")

@@ -13,7 +13,7 @@ from lsprotocol import types as t
 from copy_as_decode.core.text_edits import text_edits
 from copy_as_decode.server import positions
 from copy_as_decode.server.settings import Settings
-from copy_as_decode.server.worker_client import Cancelled, Superseded, WorkerClient, WorkerCrashed, WorkerError
+from copy_as_decode.server.worker_client import RequestCancelled, Superseded, WorkerClient, WorkerCrashed, WorkerError
 
 FAKE = [sys.executable, str(Path(__file__).resolve().parent / "fake_worker.py")]
 UTF8, UTF16, UTF32 = t.PositionEncodingKind.Utf8, t.PositionEncodingKind.Utf16, t.PositionEncodingKind.Utf32
@@ -152,7 +152,7 @@ async def test_worker_client_edit_progress_and_errors():
         assert res["stop"] == "eos"
         with pytest.raises(WorkerError) as err:
             await wc.edit({"document": "a\n", "instruction": '<copy lines="2-2"/>'})
-        assert err.value.code == 1003 and not isinstance(err.value, Cancelled)
+        assert err.value.code == 1003 and not isinstance(err.value, RequestCancelled)
         with pytest.raises(WorkerError) as err:
             await wc.edit({"document": "", "instruction": "<gen>hello</gen>", "max_new_tokens": 3})
         assert err.value.code == 1004
@@ -184,7 +184,7 @@ async def test_worker_client_cancel_supersede_and_queue():
         slow = asyncio.ensure_future(wc.edit({"document": "", "instruction": "#slow 0.05 200\n"}, on_id=ids.append))
         await asyncio.sleep(0.1)
         assert wc.cancel(ids[0]) and not wc.cancel(ids[0])
-        with pytest.raises(Cancelled):
+        with pytest.raises(RequestCancelled):
             await slow
         slow = asyncio.ensure_future(wc.edit({"document": "", "instruction": "#slow 0.05 200\n"}))
         await asyncio.sleep(0.1)
@@ -219,7 +219,7 @@ async def test_worker_client_shutdown_stops_the_running_edit():
     assert asyncio.get_running_loop().time() - started < 1  # not the 3 s grace before terminate
     with pytest.raises(WorkerError, match="was stopped") as err:
         await slow
-    assert not isinstance(err.value, (Cancelled, WorkerCrashed))
+    assert not isinstance(err.value, (RequestCancelled, WorkerCrashed))
     assert "stopped (cancelled)" in sink.getvalue()  # `cancel` went out before `shutdown`
     assert not wc._pending and not wc.running
 

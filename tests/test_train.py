@@ -296,7 +296,7 @@ def tiny_lora(tiny_engine, short_examples):
 
 def test_prefix_cache_gives_the_full_sequence_loss(tiny_lora):
     model, tok, cfg, seqs = tiny_lora
-    n = sft.common_prefix(seqs)
+    n = sft.shared_prompt_prefix(seqs)
     assert 100 < n <= min(s.prompt_len for s in seqs)
     prefix = sft.prefix_kv(model, seqs[0].input_ids[:n], autocast=False)
     for s in seqs:
@@ -322,7 +322,7 @@ def test_every_gradient_mode_trains(tiny_lora, grad_from):
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr)
     before = sft.evaluate_loss(model, seqs)
     model.train()
-    sft.train_step(model, opt, seqs, cfg, 0 if grad_from == "all" else sft.common_prefix(seqs))
+    sft.train_step(model, opt, seqs, cfg, 0 if grad_from == "all" else sft.shared_prompt_prefix(seqs))
     assert sft.evaluate_loss(model, seqs) < before
 
 
@@ -353,7 +353,7 @@ def test_one_sft_step_lowers_the_loss(tiny_lora):
     before = sft.evaluate_loss(model, seqs)
     model.train()
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr)
-    sft.train_step(model, opt, seqs, cfg, sft.common_prefix(seqs))
+    sft.train_step(model, opt, seqs, cfg, sft.shared_prompt_prefix(seqs))
     assert sft.evaluate_loss(model, seqs) < before
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import torch
 
 from copy_as_decode.core.contract import DEFAULT_MODEL
+from copy_as_decode.engine.prefix_cache import common_prefix
 
 from .data import meta_path
 from .sequence import IGNORE, Sequence, serialize_example
@@ -70,17 +71,12 @@ def lora_config(cfg: Config, n_layers: int):
                       layers_to_transform=layers, bias="none", task_type="CAUSAL_LM")
 
 
-def common_prefix(seqs: list[Sequence]) -> int:
+def shared_prompt_prefix(seqs: list[Sequence]) -> int:
     """Length of the token prefix shared by all sequences, within every prompt (never into a program)."""
     if not seqs:
         return 0
     first, n = seqs[0].input_ids, min(s.prompt_len for s in seqs)
-    for s in seqs[1:]:
-        k = 0
-        while k < n and s.input_ids[k] == first[k]:
-            k += 1
-        n = k
-    return n
+    return min([n] + [common_prefix(first[:n], s.input_ids) for s in seqs[1:]])
 
 
 def _autocast(device: torch.device, enabled: bool):
@@ -200,7 +196,7 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
     optimizer = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
     if cfg.grad_from not in GRAD_FROM:
         raise ValueError(f"grad_from must be one of {', '.join(GRAD_FROM)}")
-    prefix_len = 0 if cfg.grad_from == "all" else common_prefix(seqs)
+    prefix_len = 0 if cfg.grad_from == "all" else shared_prompt_prefix(seqs)
     rng = random.Random(cfg.seed)
     order: list[int] = []
     while len(order) < round(cfg.epochs * len(seqs)):

@@ -67,7 +67,7 @@ def _trailing_blanks(text: str) -> int:
 def edit(front, request):
     """-> engine.front.EditResult; the whole file (`verified`) when no window is found, and stats say why."""
     from ..front import EditResult
-    instruction, explicit, hooks = request.instruction, request.max_new_tokens, request.hooks
+    instruction, hooks = request.instruction, request.hooks
     lines = split_lines(request.lf)
     plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
     if plan.candidates:
@@ -80,51 +80,23 @@ def edit(front, request):
             raise
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
         return result
-    total, items, after, dropped = Stats(selector="windowed", windows=plan.describe()), [], 1, []
-    texts = {}  # window -> the model's rewrite (dedented), the moved window's first: its signature says how
-    # the calls of a moved method read (core/windows.py `Window.calls`)
-    for k, w in sorted(enumerate(plan.windows, 1), key=lambda kw: kw[1].to is None):
-        if w.calls is not None:
-            continue
-        old = "".join(lines[w.start - 1: w.end])
-        label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
-        left = None if explicit is None else max(1, explicit - total.sampled)
-        try:
-            r = front._rewrite(request.part(dedent(old, indent_of(old)), left, _Labelled(hooks, label), w.note),
-                               draft=True)
-        except IncompleteEdit as e:
-            e.stats.windows = label
-            raise
-        total.add(r.stats)
-        total.stop = r.stats.stop
-        texts[w] = r.text
+    texts, total = _rewrites(front, request, plan, lines)
     moved = next((texts[w] for w in plan.windows if w.to is not None), "")
+    items, after, dropped = [], 1, []
     pending: tuple[int, list[Item]] | None = None  # a moved window's rewrite and the line it goes after
     for w in plan.windows:
         if pending and w.start > pending[0]:
             items, after, pending = _placed(items, after, *pending), pending[0] + 1, None
         old = "".join(lines[w.start - 1: w.end])
         if w.to is not None:  # moved: at the top level after line w.to, its lines copied with their new indent
-            new = texts[w].strip("\n") + "\n"
-            dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
+            new, part = texts[w].strip("\n") + "\n", []
             pending = (w.to, [Gen("\n\n")] + [Copy(i.start + w.start - 1, i.end + w.start - 1, i.indent or 0)
                                                if isinstance(i, Copy) else i for i in line_oracle(old, new)])
-            items += [Copy(after, w.start - 1)] if w.start > after else []
-            after = w.end + 1
-            continue
-        if w.calls is not None:
-            new = called(old, w.calls, moved)
         else:
-            indent = indent_of(old)
-            new = reindent(texts[w], indent)
-            if not old.endswith("\n"):
-                new = new.removesuffix("\n")
-            elif new and not new.endswith("\n"):  # else the line after the window would join its last line
-                new += "\n"
-            # the blank lines that end a window separate it from what follows; models close their block before
-            new += "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
+            new = called(old, w.calls, moved) if w.calls is not None else _put_back(old, texts[w])
+            part = _shifted(line_oracle(old, new), w.start - 1)
         dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
-        items += ([Copy(after, w.start - 1)] if w.start > after else []) + _shifted(line_oracle(old, new), w.start - 1)
+        items += ([Copy(after, w.start - 1)] if w.start > after else []) + part
         after = w.end + 1
     if pending:
         items, after = _placed(items, after, *pending), pending[0] + 1
@@ -135,6 +107,40 @@ def edit(front, request):
         raise IncompleteEdit(SKIPPED, total.budget, total, "the model's rewrite deletes " + "; ".join(dropped)
                              + " unasked", text)
     return EditResult(text, total, program=format_program(_joined(items)))
+
+
+def _rewrites(front, request, plan, lines: list[str]) -> tuple[dict, Stats]:
+    """Each window's rewrite by the model (dedented, as the window was shown), the moved window's first: the
+    function it writes says how the calls of a moved method read (core/windows.py `Window.calls`, which the
+    model does not rewrite)."""
+    texts, total, explicit = {}, Stats(selector="windowed", windows=plan.describe()), request.max_new_tokens
+    for k, w in sorted(enumerate(plan.windows, 1), key=lambda kw: kw[1].to is None):
+        if w.calls is not None:
+            continue
+        old = "".join(lines[w.start - 1: w.end])
+        label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
+        left = None if explicit is None else max(1, explicit - total.sampled)
+        part = request.part(dedent(old, indent_of(old)), left, _Labelled(request.hooks, label), w.note)
+        try:
+            r = front._rewrite(part, draft=True)
+        except IncompleteEdit as e:
+            e.stats.windows = label
+            raise
+        total.add(r.stats)
+        total.stop = r.stats.stop
+        texts[w] = r.text
+    return texts, total
+
+
+def _put_back(old: str, rewrite: str) -> str:
+    """A window's rewrite indented as the window was, ending as it did."""
+    new = reindent(rewrite, indent_of(old))
+    if not old.endswith("\n"):
+        new = new.removesuffix("\n")
+    elif new and not new.endswith("\n"):  # else the line after the window would join its last line
+        new += "\n"
+    # the blank lines that end a window separate it from what follows; models close their block before them
+    return new + "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
 
 
 def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
