@@ -67,15 +67,18 @@ class Drop:
 
 def drops(old: str, new: str) -> list[Drop]:
     """Every run of lines `new` drops. A changed block drops lines when those it removes that appear nowhere
-    in `new` (so not moved) outnumber the non-blank lines it writes in their place: at the head or the tail
+    in `new` (so not moved) outnumber the new non-blank lines it writes in their place: at the head or the tail
     of the document (only blank lines beyond it) by SKIP_EXCESS, or by one when it writes nothing there;
     anywhere, with the blocks near it (_grouped), by DROP_EXCESS. Measured over every shipped corpus
     (tests/test_deletions.py): no gold edit does either."""
     a, b = _bare(old), _bare(new)
-    kept = {line.strip() for line in b}
+    kept, had = {line.strip() for line in b}, {line.strip() for line in a}
 
     def loss(i1, i2, j1, j2) -> tuple[int, int]:
-        return sum(1 for line in a[i1:i2] if line.strip() and line.strip() not in kept), _solid(b[j1:j2])
+        # lines written in a block's place count only when new: a class rewritten as its methods' bodies,
+        # dedented, writes no line, and the class header and attributes it lost are dropped
+        return (sum(1 for line in a[i1:i2] if line.strip() and line.strip() not in kept),
+                sum(1 for line in b[j1:j2] if line.strip() and line.strip() not in had))
 
     blocks = hunks(old, new)
     ends = [("head", blocks[0], a[:blocks[0][0]]), ("tail", blocks[-1], a[blocks[-1][1]:])] if blocks else []

@@ -21,7 +21,7 @@ symbol matches the instruction's words; `reason` says why.
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from . import search
 from .document import split_lines
@@ -36,7 +36,6 @@ CONFIDENCE = 0.5          # the least probability of the model's choice among se
                           # search's own first (else the search's first is taken)
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?|every call|"
                   r"all calls|calls? (of|to)|existing [^.]{0,40}calls)\b", re.I)
-SIGNATURE = re.compile(r"\b(parameters?|arguments?|signature)\b", re.I)
 MOVES = re.compile(r"\b(stand[- ]?alone|top[- ]level|module[- ]level|out of (the|its) class|free function)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -180,9 +179,8 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     if targets and USES.search(instruction) and language in ("python", "javascript"):
         spans = [(s.start, s.end, s.qualname) for s in targets]
         spans += _uses(document, lines, language, symbols, {s.name for s in targets}, spans)
-        plan = _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
+        return _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
                         symbols)
-        return _signature(plan, targets) if SIGNATURE.search(instruction) else plan
     cursor = at_cursor(symbols, at) if at is not None else None
     first = _first_target(targets, said)
     if not first and cursor is not None:
@@ -240,20 +238,6 @@ def _windows(lines, spans, reason, language, symbols) -> Plan:
     if covered > MAX_SHARE * len(lines):
         return Plan([], f"the windows would cover {covered} of {len(lines)} lines", language, symbols)
     return Plan(windows, reason, language, symbols)
-
-
-def _signature(plan: Plan, targets: list[Symbol]) -> Plan:
-    """A signature change with its calls: each window is told whether it holds the definition or calls. With
-    the whole instruction and no such word, the untrained 1.5B wrote the calls again beside the definition and
-    bodies for the parameter it was asked only to add."""
-    names = " and ".join(dict.fromkeys(f"`{s.name}`" for s in targets))
-    defines = f"Here is the definition of {names} alone: change it as asked and nothing else; its calls are " \
-              f"updated separately."
-    calls = f"Here is only a part of the file that calls {names}: update those calls as asked and change nothing " \
-            f"else; {names} itself is changed separately."
-    plan.windows = [replace(w, note=defines if any(w.start <= s.start and s.end <= w.end for s in targets) else calls)
-                    for w in plan.windows]
-    return plan
 
 
 def _move(document, lines, method: Symbol, language, symbols) -> Plan:

@@ -93,3 +93,14 @@ def test_no_gold_edit_of_any_shipped_corpus_drops_lines():
             assert drops(before, gold) == [], (name, case.id)
             checked += 1
     assert checked == 164 + 164 + 154 + 3 * 45
+
+
+def test_a_class_rewritten_as_its_methods_bodies_drops_what_it_does_not_write_again():
+    """Lines written in a block's place count only when new: dedented method bodies replace nothing."""
+    body = "".join(f"        x{k} = compute({k})\n" for k in range(6))
+    old = ("import os\n\n\nclass Formatter(Base):\n    \"\"\"Formats.\"\"\"\n\n    styles = {\n        \"a\": 1,\n"
+           "        \"b\": 2,\n        \"c\": 3,\n    }\n\n    def __init__(self, *args):\n        super().__init__()\n\n"
+           "    def first(self, option):\n" + body + "        return x0\n\n    def second(self, heading):\n" + body +
+           "        return x1\n")
+    new = "import os\n\n\n" + "def first(option):\n" + body.replace("        ", "    ") + "    return x0\n"
+    assert [(d.first, d.last) for d in drops(old, new)] == [(4, 32)]  # through the class's last line
