@@ -96,7 +96,7 @@ def state_after(items: list[Item], pending: str, tags_in_gen: bool = False) -> S
 
 
 def request_grammar(n_lines: int, state: State = State(), ordered_max: int | None = None,
-                    gen_lines: int | None = None, tags_in_gen: bool = False, moves: bool = True) -> str:
+                    gen_lines: int | None = None, tags_in_gen: bool = False, moves: bool = False) -> str:
     """GBNF for the next request: from `state` up to and including the next copy's `"/>`, or the program's end;
     gen bodies of at most `gen_lines` newlines, none after another gen (None: unbounded), without "<copy" and
     "<gen" unless `tags_in_gen`; with `moves`, moved copies too while n_lines <= ordered_max."""

@@ -112,8 +112,9 @@ def test_forced_program_reproduces_oracle(tiny_engine, humanevalfix_python, k):
     assert result.stats.stop == EOS
 
 
-def test_a_forced_moved_copy_splices_its_lines_with_their_new_indent(tiny_engine):
+def test_a_forced_moved_copy_splices_its_lines_with_their_new_indent(tiny_engine, monkeypatch):
     """A method moved out of its class: its lines go through the splice shifted, none of them is sampled."""
+    monkeypatch.setattr(tiny_engine, "grammar_rule", "moves")
     a = ("class Box:\n    def total(self):\n        return self.helper(self.items)\n\n"
          "    def helper(self, values):\n        out = 0\n        for v in values:\n            out += v\n"
          "        return out\n")

@@ -45,9 +45,9 @@ AFTER3 = State("between", 3, first=False)
 ])
 def test_requests_offer_moved_copies(ok, state, text):
     gen_lines = 2 if state.after_gen else None
-    assert ok(12, state, text, gen_lines=gen_lines) == (True, True)
+    assert ok(12, state, text, moves=True, gen_lines=gen_lines) == (True, True)
     if "indent" in text and state.last < 12:
-        assert not ok(12, state, text, gen_lines=gen_lines, moves=False)[1]  # not without `moves`
+        assert not ok(12, state, text, gen_lines=gen_lines)[1]  # not without `moves`
 
 
 @pytest.mark.parametrize("text", [
@@ -59,15 +59,15 @@ def test_requests_offer_moved_copies(ok, state, text):
     '<copy lines="3-4" indent="0"/>\n',  # a request ends at the tag's "/>
 ])
 def test_requests_refuse_what_the_local_grammar_refuses(ok, run, lltok, text):  # noqa: F811
-    assert not ok(12, AFTER3, text)[0]
-    assert not run(program_matcher(lltok, 12), '<copy lines="1-3"/>' + text)[1]
-    assert ok(12, AFTER3, '<copy lines="2-6" indent="0"/>') == (True, True)  # ... a moved one anywhere
+    assert not ok(12, AFTER3, text, moves=True)[0]
+    assert not run(program_matcher(lltok, 12, "moves"), '<copy lines="1-3"/>' + text)[1]
+    assert ok(12, AFTER3, '<copy lines="2-6" indent="0"/>', moves=True) == (True, True)  # ... a moved one anywhere
 
 
 @pytest.mark.parametrize("n", [1, 9, 10, 11, 23])
 def test_moved_copies_in_a_request_are_exactly_the_ranges_within_the_document(gbnf, qwen_tokenizer, n):
     for last in {0, n // 2, n}:
-        base = gbnf(request_grammar(n, State("between", last, first=False)))
+        base = gbnf(request_grammar(n, State("between", last, first=False), moves=True))
         assert all(base.consume_token(t) for t in qwen_tokenizer.encode('<copy lines="', add_special_tokens=False))
         for i, j in itertools.product(range(n + 2), repeat=2):
             m = base.deep_copy()
@@ -78,10 +78,10 @@ def test_moved_copies_in_a_request_are_exactly_the_ranges_within_the_document(gb
 
 
 def test_moved_copies_only_up_to_the_ordered_size(gbnf):
-    assert "indent" in request_grammar(ORDERED_MAX_LINES, State())
-    assert "indent" not in request_grammar(ORDERED_MAX_LINES + 1, State())
-    assert "indent" not in request_grammar(12, State(), ordered_max=4)  # never beside split copies
-    gbnf(request_grammar(ORDERED_MAX_LINES, AFTER3, gen_lines=16))  # llguidance reads it whole
+    assert "indent" in request_grammar(ORDERED_MAX_LINES, State(), moves=True)
+    assert "indent" not in request_grammar(ORDERED_MAX_LINES + 1, State(), moves=True)
+    assert "indent" not in request_grammar(12, State(), ordered_max=4, moves=True)  # never beside split copies
+    gbnf(request_grammar(ORDERED_MAX_LINES, AFTER3, moves=True, gen_lines=16))  # llguidance reads it whole
 
 
 def test_state_after_counts_in_order_copies_only():
@@ -102,13 +102,13 @@ def test_local_and_remote_grammars_accept_the_same_moved_copies(run, lltok, gbnf
     """Random programs with moved copies: the local matcher and the chain of requests (each one ending at a
     `"/>`, as the stop string ends it) agree."""
     n, rng = 12, random.Random(3)
-    local = program_matcher(lltok, n)
+    local = program_matcher(lltok, n, "moves")
 
     def remote_accepts(text: str) -> bool:
         tracker, pos = ProgramTracker(), 0
         while True:
             try:
-                m = gbnf(request_grammar(n, state_after(tracker.items, tracker.text[tracker.done:])))
+                m = gbnf(request_grammar(n, state_after(tracker.items, tracker.text[tracker.done:]), moves=True))
             except ProgramStateError:
                 return False
             end = text.find(COPY_CLOSE, pos)

@@ -68,7 +68,7 @@ def matchers(lltok):
     return get
 
 
-@pytest.mark.parametrize("rule_name, moves", [("in-order", False), ("default", True)])
+@pytest.mark.parametrize("rule_name, moves", [("default", False), ("moves", True)])
 def test_every_humanevalfix_oracle_program_is_accepted(matchers, run, rule_name, moves):
     for a, b in humanevalfix_pairs():  # all 328, Python and JavaScript
         m = matchers(len(split_lines(a)), rule_name)
@@ -111,7 +111,7 @@ def test_two_copies_must_move_forward_without_overlap(matchers, run, n):
     (25, '<copy lines="1-25"/><gen>ok</gen>', None),
 ])
 def test_rejection_happens_at_the_first_impossible_token(matchers, run, n, text, rejected_after):
-    assert run(matchers(n, "in-order"), text)[0] == rejected_after
+    assert run(matchers(n), text)[0] == rejected_after
 
 
 @pytest.mark.parametrize("text, accepted", [
@@ -181,7 +181,7 @@ def test_bounded_number_regex_is_exactly_1_to_n(n):
     assert not r.fullmatch("0" + str(n))
 
 
-# ---- moved copies -----------------------------------------------------------------------
+# ---- moved copies (the "moves" rule) -----------------------------------------------------------------------
 
 def _feed(m, tokenizer, text: str) -> bool:
     """Consume `text` into `m` in place; whether every token was accepted."""
@@ -198,8 +198,8 @@ def _feed(m, tokenizer, text: str) -> bool:
     '<gen>x</gen><copy lines="4-5" indent="-1"/><gen>y</gen>\n<copy lines="5-5" indent="0"/>',
 ])
 def test_moved_copies_take_any_lines_and_leave_the_order_alone(matchers, run, text):
-    assert run(matchers(10), text) == (None, True)
-    assert run(matchers(10, "in-order"), text)[1] is False
+    assert run(matchers(10, "moves"), text) == (None, True)
+    assert run(matchers(10), text)[1] is False  # the default rule has no moved copies
 
 
 @pytest.mark.parametrize("text, rejected_after", [
@@ -221,13 +221,12 @@ def test_moved_copies_take_any_lines_and_leave_the_order_alone(matchers, run, te
     ('<copy lines="3-4" indent=""/>', '<copy lines="3-4" indent="'),
 ])
 def test_moved_copy_rejections_happen_at_the_first_impossible_token(matchers, run, text, rejected_after):
-    assert run(matchers(10), text)[0] == rejected_after
+    assert run(matchers(10, "moves"), text)[0] == rejected_after
 
 
-def test_the_in_order_rule_never_offers_an_indent(matchers, run):
-    assert run(matchers(10, "in-order"), '<copy lines="1-3" indent="0"/>')[0] == '<copy lines="1-3"'  # '"' begins
-    # '"/>'
-    assert run(matchers(0), '<copy lines="1-1" indent="0"/>')[0] == "<"  # no lines, nothing to move
+def test_the_default_rule_never_offers_an_indent(matchers, run):
+    assert run(matchers(10), '<copy lines="1-3" indent="0"/>')[0] == '<copy lines="1-3"'  # '"' begins '"/>'
+    assert run(matchers(0, "moves"), '<copy lines="1-1" indent="0"/>')[0] == "<"  # no lines, nothing to move
 
 
 @pytest.mark.parametrize("n", [1, 9, 10, 11, 23])
@@ -235,7 +234,7 @@ def test_moved_copies_accept_exactly_the_ranges_within_the_document(matchers, ll
     """Every moved copy I-J, first and after lines 1..k are spent; after one the order still stands at k."""
     k = n // 2
     for prefix in ["", f'<copy lines="1-{k}"/>'] if k else [""]:
-        base = matchers(n).deep_copy()
+        base = matchers(n, "moves").deep_copy()
         assert _feed(base, qwen_tokenizer, prefix + '<copy lines="')
         for i, j in itertools.product(range(n + 2), repeat=2):
             m = base.deep_copy()
@@ -248,7 +247,7 @@ def test_moved_copies_accept_exactly_the_ranges_within_the_document(matchers, ll
                 assert m.consume_token(lltok.eos_token)
 
 
-@pytest.mark.parametrize("n, rule_name", [(12, "default"), (23, Rule(GenRule(TAGS, 1), end_after_any_copy=False, moves=True))])
+@pytest.mark.parametrize("n, rule_name", [(12, "moves"), (23, Rule(GenRule(TAGS, 1), end_after_any_copy=False, moves=True))])
 def test_every_program_a_masked_random_walk_finishes_resolves(lltok, qwen_tokenizer, n, rule_name):
     """Sample programs token by token under the mask (from the tokens that spell tags, digits and short gens,
     whichever the mask allows): each finished one resolves against a document of n lines."""
@@ -290,9 +289,9 @@ def test_moves_with_bounded_gens_and_cover_to_end(lltok, run):
 def test_moves_fit_llguidance_up_to_their_threshold_and_are_dropped_above(lltok, run):
     n = MOVES_MAX_LINES
     t = time.perf_counter()
-    m = program_matcher(lltok, n)
+    m = program_matcher(lltok, n, "moves")
     compile_s = time.perf_counter() - t
     assert run(m, f'<copy lines="1-9"/><copy lines="{n - 1}-{n}" indent="-4"/><copy lines="10-{n}"/>')[1]
     assert compile_s < 15
-    assert program_grammar(n + 1) == program_grammar(n + 1, "in-order")
-    assert "indent" not in program_grammar(NUMBERED_GRAMMAR_MAX_LINES + 1)
+    assert program_grammar(n + 1, "moves") == program_grammar(n + 1)
+    assert "indent" not in program_grammar(NUMBERED_GRAMMAR_MAX_LINES + 1, "moves")
