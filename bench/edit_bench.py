@@ -70,7 +70,7 @@ SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import field_value, line_range
     from copy_as_decode.cli import add_engine_arguments, budget_arg
-    add_engine_arguments(p)
+    add_engine_arguments(p, research=True)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
     p.add_argument("--corpora", nargs="+",
                    help=f"named corpora (default, without --corpus: {' '.join(DEFAULT_CORPORA)})")

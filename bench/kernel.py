@@ -21,7 +21,7 @@ STEPS = 32  # decode steps a decode-step time is the median of
 
 def add_arguments(p) -> None:
     from copy_as_decode.cli import add_engine_arguments
-    add_engine_arguments(p, several_quants=True)
+    add_engine_arguments(p, several_quants=True, research=True)
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     p.add_argument("--prefix", type=int, default=256, help="tokens already in the cache")
     p.add_argument("--repeats", type=int, default=3)

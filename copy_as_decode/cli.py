@@ -76,8 +76,10 @@ def line_number(value: str) -> int:
     return line
 
 
-def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = False) -> None:
-    """The model and backend options; several_quants: `--quant` takes a list (a benchmark runs each)."""
+def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = False, research: bool = False) -> None:
+    """The model and backend options; several_quants: `--quant` takes a list (a benchmark runs each); research: also
+    the knobs that benchmarks compare and an edit has no use for (the prefill dtype, the prompt cache, the
+    grammar variant, the prompt layout), which `edit` and `worker` leave at their measured defaults."""
     p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
     p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
@@ -88,17 +90,23 @@ def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = Fals
                         + ("; several: each in turn" if several_quants else ""))
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
+    p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
+    from copy_as_decode.engine.backend import add_arguments
+    add_arguments(p)
+    if not research:
+        return
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
                    help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
                         "(default: --dtype)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
     p.add_argument("--prompt-cache-mb", type=int, default=1024,
-                   help="memory for the KV caches of recent prompts, reused by later edits (default 1024)")
+                   help="torch engine: memory for the KV caches of recent prompts, reused by later edits (default 1024)")
     from copy_as_decode.core.grammar import RULES
     p.add_argument("--grammar-rule", default="default", choices=RULES,
                    help="the program grammar's variant (core/grammar.py)")
-    from copy_as_decode.engine.backend import add_arguments
-    add_arguments(p)
+    from copy_as_decode.engine.prompt import DEFAULT_LAYOUT, LAYOUTS
+    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
+                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
+                        "docs/benchmarks.md, \"Prompt layout\")")
 
 
 def engine_from(args):

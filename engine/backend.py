@@ -19,10 +19,6 @@ def add_arguments(p) -> None:
                    help="remote: wire format, llama.cpp native /completion or OpenAI /v1/completions (default: auto)")
     p.add_argument("--request-timeout", type=float, default=300.0,
                    help="remote: seconds to wait for one completion request (default 300)")
-    from .prompt import DEFAULT_LAYOUT, LAYOUTS
-    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
-                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
-                        "docs/benchmarks.md, \"Prompt layout\")")
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
