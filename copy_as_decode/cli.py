@@ -98,10 +98,11 @@ def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = Fals
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
                    help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
                         "(default: --dtype)")
-    p.add_argument("--prompt-cache-mb", type=int, default=1024,
-                   help="torch engine: memory for the KV caches of recent prompts, reused by later edits (default 1024)")
-    from copy_as_decode.core.grammar import RULES
-    p.add_argument("--grammar-rule", default="default", choices=RULES,
+    p.add_argument("--prompt-cache-mb", type=int, default=contract.PROMPT_CACHE_MB,
+                   help="torch engine: memory for the KV caches of recent prompts, reused by later edits "
+                        f"(default {contract.PROMPT_CACHE_MB})")
+    from copy_as_decode.core.grammar import DEFAULT_RULE, RULES
+    p.add_argument("--grammar-rule", default=DEFAULT_RULE, choices=RULES,
                    help="the program grammar's variant (core/grammar.py)")
     from copy_as_decode.engine.prompt import DEFAULT_LAYOUT, LAYOUTS
     p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,

@@ -15,6 +15,8 @@ AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: de
 # the selectors themselves are a registry: engine/selectors/
 # how the weights run (engine/engine.py): the GGUF as it ships on llama.cpp, dequantized on torch, or chosen
 QUANTS = ("auto", "gguf", "none")
+PROMPT_CACHE_MB = 1024   # the torch engine's KV caches of recent prompts
+REQUEST_TIMEOUT = 300.0  # seconds a remote engine may take for one completion request
 DEFAULT_SELECTOR = AUTO
 BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 

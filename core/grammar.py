@@ -59,8 +59,9 @@ class Rule:
     moves: bool = False  # offer moved copies `<copy lines="I-J" indent="S"/>` (up to MOVES_MAX_LINES lines)
 
 
+DEFAULT_RULE = "default"
 RULES = {
-    "default": Rule(),
+    DEFAULT_RULE: Rule(),
     "no-tags-in-gen": Rule(GenRule(("<copy", "<gen>"))),
     "no-tag-prefixes-in-gen": Rule(GenRule(TAGS)),
     "cover-to-end": Rule(end_after_any_copy=False),

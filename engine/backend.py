@@ -2,6 +2,8 @@
 (engine.remote.RemoteEngine). Both expose the same `edit()`; the worker, the CLI and the benchmarks take either."""
 import os
 
+from copy_as_decode.core.contract import REQUEST_TIMEOUT
+
 BACKENDS = ("local", "remote")
 BACKEND_ENV = "COPY_AS_DECODE_BACKEND"
 
@@ -17,8 +19,8 @@ def add_arguments(p) -> None:
                         f"API key from $COPY_AS_DECODE_API_KEY (default: ${ENDPOINT_ENV})")
     p.add_argument("--api", choices=APIS, default="auto",
                    help="remote: wire format, llama.cpp native /completion or OpenAI /v1/completions (default: auto)")
-    p.add_argument("--request-timeout", type=float, default=300.0,
-                   help="remote: seconds to wait for one completion request (default 300)")
+    p.add_argument("--request-timeout", type=float, default=REQUEST_TIMEOUT,
+                   help=f"remote: seconds to wait for one completion request (default {REQUEST_TIMEOUT:g})")
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
@@ -41,12 +43,17 @@ def make_engine(args):
 def _engine(args, backend: str, model: str):
     if backend == "remote":
         from .remote import RemoteEngine
-        return RemoteEngine(getattr(args, "endpoint", None), model, api=getattr(args, "api", None) or "auto",
-                            timeout=getattr(args, "request_timeout", None) or 300.0,
-                            verify_tokenizer=getattr(args, "tokenizer_check", True))
+        return RemoteEngine(getattr(args, "endpoint", None), model,
+                            **_given(args, api="api", timeout="request_timeout", verify_tokenizer="tokenizer_check"))
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     from .engine import Engine
-    return Engine(model, getattr(args, "device", None), getattr(args, "dtype", None), getattr(args, "threads", None),
-                  getattr(args, "prompt_cache_mb", None) or 1024, getattr(args, "grammar_rule", None) or "default",
-                  getattr(args, "prefill_dtype", None), getattr(args, "quant", None) or "auto")
+    return Engine(model, **_given(args, device="device", dtype="dtype", threads="threads",
+                                  prompt_cache_mb="prompt_cache_mb", grammar_rule="grammar_rule",
+                                  prefill_dtype="prefill_dtype", quant="quant"))
+
+
+def _given(args, **names) -> dict:
+    """The keyword arguments `args` gives a value for (attribute names by keyword): what it leaves out takes the
+    engine's own default, written once, in its signature."""
+    return {k: getattr(args, a) for k, a in names.items() if getattr(args, a, None) is not None}

@@ -6,7 +6,7 @@ import llguidance.hf
 import llguidance.numpy  # not llguidance.torch, which imports torch._dynamo: +120 MB and +2.5 s at start
 import torch
 
-from copy_as_decode.core.grammar import program_grammar
+from copy_as_decode.core.grammar import DEFAULT_RULE, program_grammar
 
 from .models import eos_id
 
@@ -67,7 +67,7 @@ class Constraint:
 class ProgramConstraint(Constraint):
     """Masks logits so that every sampled program parses and its line numbers fit the document."""
 
-    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = "default",
+    def __init__(self, tok, n_vocab: int, n_lines: int, rule: str = DEFAULT_RULE,
                  index: llguidance.LLTokenizer | None = None):
         super().__init__(tok, n_vocab, program_grammar(n_lines, rule), index)
         self.tag_end = crosses_tag_end(tok, n_vocab)

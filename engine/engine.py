@@ -7,7 +7,7 @@ import torch
 
 from copy_as_decode.core import grammar
 from copy_as_decode.core.codec import forced_script
-from copy_as_decode.core.contract import DEFAULT_MODEL, QUANTS, Hooks
+from copy_as_decode.core.contract import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS, Hooks
 
 from . import models, prompt
 from .constraint import Constraint, ProgramConstraint, token_index
@@ -22,7 +22,7 @@ from .tracker import ProgramTracker
 
 class Engine(EditFront):
     def __init__(self, model: str = DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
-                 threads: int | None = None, prompt_cache_mb: int = 1024, grammar_rule: str = "default",
+                 threads: int | None = None, prompt_cache_mb: int = PROMPT_CACHE_MB, grammar_rule: str = grammar.DEFAULT_RULE,
                  prefill_dtype: str | None = None, quant: str = "auto"):
         """quant: `gguf` runs the model's GGUF weights as they ship (Q4_K_M for the built-ins) on llama.cpp;
         `none` dequantizes them for torch (float32 by default: the path the exactness tests prove);

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from copy_as_decode.core import gbnf
 from copy_as_decode.core.codec import copied_ids, pieces
-from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE
+from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE, REQUEST_TIMEOUT
 from copy_as_decode.core.program import Copy, Gen, format_item
 
 from .dialects import Completion
@@ -59,7 +59,7 @@ class RemoteEngine(EditFront):
     lets gen bodies hold "<copy" and "<gen"."""
 
     def __init__(self, endpoint: str | None = None, model: str = DEFAULT_MODEL, *, api: str = "auto",
-                 api_key: str | None = None, timeout: float = 300.0, retries: int = 2, tokenizer=None,
+                 api_key: str | None = None, timeout: float = REQUEST_TIMEOUT, retries: int = 2, tokenizer=None,
                  served_model: str | None = None, grammar_param: str | None = None, verify_tokenizer: bool = True,
                  gen_lines: int | None = GEN_LINES, tags_in_gen: bool = False):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)

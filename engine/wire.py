@@ -14,7 +14,7 @@ import time
 import urllib.error
 import urllib.request
 
-from copy_as_decode.core.contract import ContextError, EditError
+from copy_as_decode.core.contract import REQUEST_TIMEOUT, ContextError, EditError
 
 from .dialects import APIS, Completion, choose
 
@@ -47,7 +47,7 @@ class Wire:
     $COPY_AS_DECODE_API_KEY; `model`: the name to send when the server lists none; `eog`: end-of-generation ids,
     left out of the returned tokens."""
 
-    def __init__(self, endpoint: str, *, api: str = "auto", api_key: str | None = None, timeout: float = 300.0,
+    def __init__(self, endpoint: str, *, api: str = "auto", api_key: str | None = None, timeout: float = REQUEST_TIMEOUT,
                  retries: int = 2, served_model: str | None = None, model: str = "", grammar_param: str | None = None,
                  eog: set[int] = frozenset()):
         if api not in APIS:
