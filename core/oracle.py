@@ -18,7 +18,7 @@ import numpy as np
 
 from .document import split_lines
 from .program import Copy, CopySpan, Gen, Item
-from .resolver import resolve, shift
+from .resolver import indent_width, resolve, shift
 
 # Tag prices in Qwen tokens (one digit per token): `<copy lines="12-34"/>` is 6 tokens plus the digits,
 # `<copy from="12:4" to="12:30"/>` 10 plus the digits; "<gen>", "</gen>" take about 5 with the text's edges.
@@ -76,7 +76,7 @@ def _moved(xs: list[str], where: dict[str, list[int]], text: str, cost: Callable
     while y < len(ys):
         best = (0, 0, 0)  # (lines, x, shift)
         for x in where.get(ys[y].lstrip(" \t"), [])[:MOVE_CANDIDATES] if ys[y].strip() else []:
-            by = _indent(ys[y]) - _indent(xs[x])
+            by = indent_width(ys[y]) - indent_width(xs[x])
             if shift(xs[x], by) != ys[y]:
                 continue
             k = 1
@@ -91,10 +91,6 @@ def _moved(xs: list[str], where: dict[str, list[int]], text: str, cost: Callable
             out.append(Gen(ys[y]))
             y += 1
     return _merge(out)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
 
 
 def token_oracle(a: str, b: str, tokenize: Callable[[str], Sequence[str]] | None = None) -> list[Item]:

@@ -44,6 +44,11 @@ def copied(lines: list[str], copy: Copy) -> str:
         "".join(shift(line, copy.indent) for line in lines[copy.start - 1:copy.end])
 
 
+def indent_width(line: str) -> int:
+    """The leading spaces and tabs of `line`, counted as `shift` counts them."""
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def shift(line: str, by: int) -> str:
     """`line` indented by `by` columns: +K spaces before a line that holds more than blanks; -K takes up to K
     leading spaces or tabs off (so every shift of every line is defined: a program cannot fail here)."""

@@ -2,7 +2,7 @@
 import bisect
 
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.resolver import shift
+from copy_as_decode.core.resolver import indent_width, shift
 
 from .prompt import text_ids
 
@@ -48,7 +48,7 @@ class LineDrafter:
         if (j := self._nearest(self.where.get(line, []))) is not None:
             return j, 0 if line.strip() else None
         if line.strip() and (j := self._nearest(self.bare.get(line.lstrip(" \t"), []))) is not None:
-            by = _indent(line) - _indent(self.lines[j])
+            by = indent_width(line) - indent_width(self.lines[j])
             if shift(self.lines[j], by) == line:
                 return j, by
         return None
@@ -83,7 +83,3 @@ class LineDrafter:
         """Grow the draft after full acceptance, shrink it after a rejection."""
         if proposed:
             self.k = min(self.k * 2, self.k_max) if accepted == proposed else max(self.k // 2, self.k_min)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
