@@ -1,10 +1,22 @@
-"""What the edit command is asked (EditCommand) and what came of it (Outcome), as JSON on the wire."""
+"""What the edit command is asked (EditCommand) and what came of it (Outcome), as JSON on the wire, and the
+names of the commands and code actions the editor sees."""
 from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
 
 from .positions import Hunk
+
+EDIT_COMMAND = "copyAsDecode.edit"
+CANCEL_COMMAND = "copyAsDecode.cancel"
+INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the editor plugins, not here
+EDIT_TITLE = "Edit with Copy-as-Decode…"
+FIX_TITLE = "Fix with Copy-as-Decode: "
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """A title or label cut to what the editor shows on one line."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @dataclass

@@ -1,28 +1,26 @@
 """asyncio client for the decoding worker (`copy-as-decode worker`, see docs/worker-protocol.md).
 
 One worker process serves edits one at a time; the client writes requests as they come and the worker
-queues them. The process starts on the first request, and again on the next request after it died, so a
-crash costs the requests that were in flight and nothing else. `on_exit` and `on_start` tell the owner
-when that happens.
+queues them. The client keeps the JSON-RPC bookkeeping: request ids, the future each caller awaits,
+progress notifications routed to the request they are about, and `cancel` sent for a request given up.
+The process itself is server/worker_process.py's: it starts on the first request, and again on the next
+request after it died, so a crash costs the requests that were in flight and nothing else. `on_exit` and
+`on_start` tell the owner when that happens.
 
 Requests carry an optional key (the LSP server uses the document URI): a new request with the key of one
 still in flight supersedes it. The older one is cancelled in the worker and raises `Superseded`, because
 its result would be applied to a document the newer edit is about to change.
 """
 import asyncio
-import collections
 import contextlib
 import itertools
 import json
-import os
-import signal
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from copy_as_decode.core.contract import E_CANCELLED as CANCELLED
 
-STREAM_LIMIT = 1 << 30  # one line per message; documents can be large
+from .worker_process import CannotStart, WorkerProcess
 
 
 class WorkerError(RuntimeError):
@@ -68,163 +66,78 @@ class WorkerClient:
                  on_start: Callable[[bool], None] | None = None,
                  on_exit: Callable[[ExitInfo], None] | None = None,
                  stderr_sink=None):
-        self.command = list(command)
-        self.env = env
-        self.on_start, self.on_exit = on_start, on_exit
-        self.stderr_sink = stderr_sink if stderr_sink is not None else sys.stderr
-        self.starts = 0  # processes started so far
-        self.crashes = 0  # processes that ended without being asked to
-        self._proc: asyncio.subprocess.Process | None = None
+        self.on_exit = on_exit
+        self._process = WorkerProcess(command, env=env, on_start=on_start, on_line=self._receive,
+                                      on_exit=self._process_exited, stderr_sink=stderr_sink)
         self._ids = itertools.count(1)
         self._pending: dict[int, _Request] = {}
         self._by_key: dict = {}
-        self._stderr_tail = collections.deque(maxlen=20)
-        self._start_lock = asyncio.Lock()
-        self._tasks: list[asyncio.Task] = []
-        self._expected_exit = False
-        self._crashed_last = False
 
-    # -- process -------------------------------------------------------------------------------------------
+    # -- the process ---------------------------------------------------------------------------------------
 
     @property
-    def pid(self) -> int | None:
-        return self._proc.pid if self.running else None
+    def command(self) -> list[str]:
+        return self._process.command
+
+    @command.setter
+    def command(self, command: list[str]) -> None:
+        self._process.use(command)
 
     @property
     def running(self) -> bool:
-        return self._proc is not None and self._proc.returncode is None
+        return self._process.running
+
+    @property
+    def starts(self) -> int:
+        return self._process.starts
+
+    @property
+    def crashes(self) -> int:
+        return self._process.crashes
 
     async def start(self) -> None:
         """Start the process unless it runs; raise WorkerError if it cannot be started."""
-        async with self._start_lock:
-            if self.running:
-                return
-            await self._reap()
-            try:
-                self._proc = await asyncio.create_subprocess_exec(
-                    *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                    stderr=asyncio.subprocess.PIPE, env=self.env, limit=STREAM_LIMIT)
-            except OSError as e:
-                raise WorkerError(f"cannot start the model worker ({self.command[0]}): {e.strerror or e}") from e
-            restarted = self._crashed_last
-            self.starts += 1
-            self._expected_exit = False
-            self._crashed_last = False
-            self._stderr_tail.clear()
-            proc = self._proc
-            stderr_task = asyncio.create_task(self._read_stderr(proc))
-            self._tasks = [asyncio.create_task(self._read_stdout(proc, stderr_task)), stderr_task]
-            if self.on_start:
-                self.on_start(restarted)
-
-    async def _reap(self) -> None:
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-            self._tasks = []
-
-    async def _read_stdout(self, proc, stderr_task) -> None:
         try:
-            while line := await proc.stdout.readline():
-                try:
-                    msg = json.loads(line)
-                except ValueError:
-                    self._log(f"worker: unparsable output: {line[:200]!r}")
-                    continue
-                if isinstance(msg, dict):
-                    self._dispatch(msg)
-        except (ValueError, ConnectionError) as e:  # line over the limit, broken pipe
-            self._log(f"worker: output stream failed: {e}")
-            proc.kill()
-        except asyncio.CancelledError:
-            if self._expected_exit:  # killed as the event loop ends: reap it while the loop still can
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(proc.wait(), 2.0)
-            raise
-        rc = await proc.wait()
-        try:  # its last stderr lines say why it stopped
-            await asyncio.wait_for(asyncio.shield(stderr_task), 1.0)
-        except (TimeoutError, Exception):
-            pass
-        self._exited(proc, rc)
-
-    async def _read_stderr(self, proc) -> None:
-        while line := await proc.stderr.readline():
-            text = line.decode("utf-8", "replace").rstrip()
-            if text:
-                self._stderr_tail.append(text)
-            self._log(text)
-
-    def _log(self, text: str) -> None:
-        try:
-            print(text, file=self.stderr_sink, flush=True)
-        except (OSError, ValueError):
-            pass
-
-    def _exited(self, proc, rc) -> None:
-        if proc is not self._proc:
-            return
-        expected = self._expected_exit
-        tail = self._stderr_tail[-1] if self._stderr_tail else ""
-        pending = list(self._pending.values())
-        self._pending.clear()
-        self._by_key.clear()
-        if not expected:
-            self.crashes += 1
-            self._crashed_last = True
-        why = (f"the model worker stopped (exit code {rc}{': ' + tail if tail else ''})"
-               if not expected else "the model worker was stopped")
-        for req in pending:
-            if not req.future.done():
-                req.future.set_exception(WorkerCrashed(why) if not expected else WorkerError(why))
-        if self.on_exit:
-            self.on_exit(ExitInfo(rc, tail, expected, len(pending)))
+            await self._process.start()
+        except CannotStart as e:
+            raise WorkerError(str(e)) from e
 
     async def shutdown(self, timeout: float = 3.0) -> None:
         """Ask the worker to exit, then terminate and kill it if it does not; pending requests fail.
         A request made meanwhile waits and starts a new process."""
-        async with self._start_lock:
-            proc = self._proc
-            if proc is not None and proc.returncode is None:
-                self._expected_exit = True
-                for req in list(self._pending.values()):  # `cancel` first: the running edit stops, not finishes
-                    self._give_up(req, WorkerError("the model worker was stopped"))
-                try:
-                    self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
-                    proc.stdin.close()
-                except (OSError, RuntimeError, WorkerError):
-                    pass
-                for stop in (None, proc.terminate, proc.kill):
-                    if stop is not None:
-                        try:
-                            stop()
-                        except ProcessLookupError:
-                            pass
-                    try:
-                        await asyncio.wait_for(proc.wait(), timeout)
-                        break
-                    except TimeoutError:
-                        continue
-            await self._reap()
+        await self._process.stop(timeout, self._farewell)
+
+    def _farewell(self) -> None:
+        for req in list(self._pending.values()):  # `cancel` first: the running edit stops, not finishes
+            self._give_up(req, WorkerError("the model worker was stopped"))
+        with contextlib.suppress(OSError, RuntimeError, WorkerError):
+            self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
 
     def kill(self) -> None:
         """Stop the process now, without waiting (for when the event loop is ending)."""
-        self._expected_exit = True
-        if self.running:
-            try:
-                os.kill(self._proc.pid, signal.SIGTERM)
-            except OSError:
-                pass
+        self._process.kill()
 
     async def set_command(self, command: list[str]) -> bool:
         """Use a new command line; a running worker with another one is stopped (the next request starts
         the new one). Returns whether a running worker was stopped."""
         if list(command) == self.command:
             return False
-        self.command = list(command)
         was_running = self.running
+        self.command = command
         await self.shutdown()
-        self._crashed_last = False
         return was_running
+
+    def _process_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+        pending = list(self._pending.values())
+        self._pending.clear()
+        self._by_key.clear()
+        why = (f"the model worker stopped (exit code {returncode}{': ' + stderr_tail if stderr_tail else ''})"
+               if not expected else "the model worker was stopped")
+        for req in pending:
+            if not req.future.done():
+                req.future.set_exception(WorkerCrashed(why) if not expected else WorkerError(why))
+        if self.on_exit:
+            self.on_exit(ExitInfo(returncode, stderr_tail, expected, len(pending)))
 
     # -- requests ------------------------------------------------------------------------------------------
 
@@ -234,7 +147,16 @@ class WorkerClient:
     def _write(self, line: bytes) -> None:
         if not self.running:
             raise WorkerCrashed("the model worker is not running")
-        self._proc.stdin.write(line)
+        self._process.write(line)
+
+    def _receive(self, line: bytes) -> None:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            self._process.log(f"worker: unparsable output: {line[:200]!r}")
+            return
+        if isinstance(msg, dict):
+            self._dispatch(msg)
 
     def _dispatch(self, msg: dict) -> None:
         if "id" not in msg or msg.get("method") is not None:
@@ -245,7 +167,7 @@ class WorkerClient:
                     try:
                         req.on_progress(params)
                     except Exception as e:  # a progress sink must not break the reader
-                        self._log(f"worker client: progress callback failed: {e!r}")
+                        self._process.log(f"worker client: progress callback failed: {e!r}")
             return
         req = self._pending.pop(msg["id"], None)
         if req is None:
@@ -270,7 +192,7 @@ class WorkerClient:
         req = _Request(rid, None, None)
         self._write(line)
         self._pending[req.id] = req
-        await self._drain()
+        await self._process.drain()
         try:
             return await asyncio.wait_for(asyncio.shield(req.future), timeout)
         finally:
@@ -304,7 +226,7 @@ class WorkerClient:
         if on_id:
             on_id(req.id)
         try:
-            await self._drain()
+            await self._process.drain()
             return await asyncio.shield(req.future)
         except asyncio.CancelledError:
             self._give_up(req, RequestCancelled())
@@ -330,12 +252,6 @@ class WorkerClient:
                 self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "cancel", "params": {"id": req.id}})
             except (OSError, RuntimeError, WorkerError):
                 pass
-
-    async def _drain(self) -> None:
-        try:
-            await self._proc.stdin.drain()
-        except (ConnectionError, AttributeError):
-            pass  # the stdout reader reports the exit
 
 
 def _encode(msg: dict) -> bytes:

@@ -1,0 +1,164 @@
+"""Running one edit: from an EditCommand to an Outcome, with no LSP connection in sight.
+
+Both ways an edit starts, a quick fix resolved by codeAction/resolve and the copyAsDecode.edit command, run
+it here, so they refuse, fail and report alike. An edit checks that the document is open, at the version the
+request names, and valid Unicode; asks the worker for the new text, with the selection or the cursor as the
+window; checks that the document did not change meanwhile; and turns the new text into LSP edits, marked for
+review when the settings and the client call for it. Nothing is applied here.
+
+What it needs from the server comes in as narrow collaborators (the open documents, the worker, a way to tell
+the user, the settings, the edit's Job and Progress), so tests run it against fakes, without a language
+server (tests/test_edit_run.py).
+"""
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from lsprotocol import types
+
+from copy_as_decode.core import languages
+from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG
+
+from . import positions
+from .edit_request import EDIT_TITLE, EditCommand, Outcome
+from .jobs import Job, Progress
+from .settings import SECTION, Settings
+from .worker_client import RequestCancelled, Superseded, WorkerCrashed, WorkerError
+
+log = logging.getLogger(__name__)
+
+
+class Worker(Protocol):
+    """What an edit needs of server.worker_client.WorkerClient."""
+
+    running: bool
+
+    async def edit(self, params: dict, on_progress: Callable[[dict], None] | None = None, *, key=None) -> dict: ...
+
+
+class EditRunner:
+    """Runs edits of the open documents on the worker; what belongs to one edit comes with `run`.
+
+    `document(uri)` gives the open document (pygls's TextDocument: uri, version, source, language_id) or None,
+    `index(doc)` its LineIndex, and `tell(kind, text)` shows the user a message."""
+
+    def __init__(self, document: Callable[[str], Any], index: Callable[[Any], positions.LineIndex], worker: Worker,
+                 tell: Callable[[types.MessageType, str], None]):
+        self.document, self.index, self.worker, self.tell = document, index, worker, tell
+
+    async def run(self, req: EditCommand, *, settings: Settings, can_review: bool, job: Job,
+                  progress: Progress) -> Outcome:
+        """Run the worker on the request's lines and return the LSP edits.
+
+        `can_review`: the client shows change annotations that need confirmation, so an edit can go to review.
+        Failures come back as an Outcome with a status, after telling the user (cancellation is silent);
+        whatever happens, the progress ends."""
+        try:
+            return await self._run(req, settings, can_review, progress)
+        except asyncio.CancelledError:
+            progress.end("cancelled")
+            if not job.cancelled:  # the server is stopping, or pygls cancelled the request's task
+                raise
+            asyncio.current_task().uncancel()
+            return Outcome("cancelled", req.uri, req.version)
+        except Exception as e:  # a fault of the server itself: still one line, not a traceback in the editor
+            log.exception("edit of %s failed", req.uri)
+            progress.end("failed")
+            return self._fail(req, "error", f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
+
+    async def _run(self, req: EditCommand, settings: Settings, can_review: bool, progress: Progress) -> Outcome:
+        doc = self.document(req.uri)
+        if doc is None:
+            return self._fail(req, "error", "the document is not open in the editor")
+        version = doc.version if req.version is None else req.version
+        if doc.version != version:
+            return self._fail(req, "stale", "the document changed before the edit started; nothing was applied",
+                              types.MessageType.Warning)
+        text = doc.source
+        index = self.index(doc)
+        if (bad := _not_unicode(text)) is not None:
+            line = index.position_at(bad).line + 1
+            return self._fail(req, "error", f"the document holds text that is not valid Unicode (line {line}); "
+                                            "nothing was changed")
+        if _not_unicode(req.instruction) is not None:
+            return self._fail(req, "error", "the instruction holds text that is not valid Unicode; nothing was changed")
+        params = {"document": text, "instruction": req.instruction, "selector": settings.selector,
+                  "max_new_tokens": settings.budget}
+        if req.range is not None:
+            params["lines"] = positions.selected_lines(text, index, req.range)
+        if req.position is not None:
+            params["at"] = positions.line_of(text, index, req.position)
+        if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
+            params["language"] = language  # how a windowed edit reads the outline
+
+        await progress.begin("waiting for the model" if self.worker.running else "starting the model worker")
+        warning = None
+        try:
+            async with asyncio.timeout(settings.timeout or None):
+                result = await self.worker.edit(params, progress.report, key=req.uri)
+        except TimeoutError:
+            progress.end("timed out")
+            return self._fail(req, "timeout", f"the edit timed out after {settings.timeout:g} s; nothing was applied")
+        except Superseded:
+            progress.end("superseded")
+            return self._fail(req, "superseded", "a newer edit of this document replaced the running one",
+                              types.MessageType.Info)
+        except RequestCancelled:
+            progress.end("cancelled")
+            return Outcome("cancelled", req.uri, version)
+        except WorkerCrashed as e:
+            progress.end("failed")
+            return self._fail(req, "error", f"{e}; it restarts with the next edit")
+        except WorkerError as e:
+            refused = (e.data or {}).get("text") if e.code == INCOMPLETE and (e.data or {}).get("stop") == SKIPPED else None
+            if isinstance(refused, str) and can_review and settings.review != "never":
+                result, warning = {"text": refused, "stats": (e.data or {}).get("stats")}, str(e)
+            else:
+                progress.end("incomplete" if e.code == INCOMPLETE else "failed")
+                return self._fail(req, "error", _worker_message(e, settings))
+        stats = result.get("stats") if isinstance(result, dict) else None
+        new = result.get("text") if isinstance(result, dict) else None
+        if not isinstance(new, str):
+            progress.end("failed")
+            return self._fail(req, "error", "the model worker gave no text")
+        doc = self.document(req.uri)
+        if doc is None or doc.version != version:
+            progress.end("document changed")
+            return self._fail(req, "stale", "the document changed while the edit ran; nothing was applied",
+                              types.MessageType.Warning, stats)
+        from copy_as_decode.core.text_edits import text_edits  # here: it pulls in numpy, slow to import
+        edits = positions.to_lsp_edits(text, 0, text_edits(text, new), index)
+        if not edits:
+            progress.end("no change")
+            return self._fail(req, "unchanged", "the model made no change", types.MessageType.Info, stats)
+        hunks = [positions.hunk(index, e) for e in edits]
+        reviewed = can_review and (warning is not None or settings.reviews(sum(h.changed for h in hunks)))
+        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
+        if warning is not None:  # a refused deletion, offered only for review: each hunk says why
+            self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
+        return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
+
+    def _fail(self, req: EditCommand, status: str, message: str, kind=types.MessageType.Error,
+              stats=None) -> Outcome:
+        self.tell(kind, message)
+        return Outcome(status, req.uri, req.version, stats=stats, message=message)
+
+
+def _worker_message(e: WorkerError, settings: Settings) -> str:
+    text = str(e) or "the model worker failed"
+    if e.code == TOO_LONG:
+        return f"{text} (select fewer lines and use “{EDIT_TITLE}”)"
+    if e.code == INCOMPLETE:
+        by_budget = settings.max_new_tokens is not None and (e.data or {}).get("stop") == CAP
+        return f"{text} (select fewer lines{f', or raise {SECTION}.maxNewTokens' if by_budget else ''})"
+    return text
+
+
+def _not_unicode(text: str) -> int | None:
+    """Offset of the first lone surrogate (JSON can carry one, UTF-8 cannot), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return e.start
+    return None
