@@ -90,7 +90,7 @@ def _moved(xs: list[str], where: dict[str, list[int]], text: str, cost: Callable
         else:
             out.append(Gen(ys[y]))
             y += 1
-    return _merge(out)
+    return merged(out)
 
 
 def token_oracle(a: str, b: str, tokenize: Callable[[str], Sequence[str]] | None = None) -> list[Item]:
@@ -170,10 +170,12 @@ def _to_items(runs, ys: list[str], copy_items) -> list[Item]:
         if k:
             items.append(copy_items(x, k))
         y_done = y + k
-    return _merge(items)
+    return merged(items)
 
 
-def _merge(items: list[Item]) -> list[Item]:
+def merged(items: list[Item]) -> list[Item]:
+    """Adjacent gens as one, and copies of consecutive lines with the same shift as one (a program prints the
+    same either way; one item is fewer tags)."""
     out: list[Item] = []
     for item in items:
         last = out[-1] if out else None

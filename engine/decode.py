@@ -45,10 +45,12 @@ def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: floa
 
 
 def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens, temperature=0.0,
-                   forced: list[int] | None = None, cache=None, context: int | None = None, hooks=Hooks()) -> Stats:
+                   forced: list[int] | None = None, cache=None, context: int | None = None, hooks=Hooks(),
+                   splice: bool = True) -> Stats:
     """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar;
     cache: a DynamicCache that already holds the first tokens of `prompt`; context: the model's positions, which
-    copied lines fill too, unlike the sampled-token budget)."""
+    copied lines fill too, unlike the sampled-token budget; splice=False: a copy's lines are not fed, the model
+    having read them in its prompt)."""
     stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
     cache = cache if cache is not None else new_cache(model)
     with stats.timed("prefill_s"):
@@ -67,7 +69,7 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
         feed = [token] + constraint.consume(token, fast_forward=script is None)
         stats.sampled, stats.forced = stats.sampled + 1, stats.forced + len(feed) - 1
         for item in tracker.feed(stream.push(feed)):
-            if isinstance(item, Copy):  # splice: the copied lines ride along with the tag's last tokens
+            if isinstance(item, Copy) and splice:  # the copied lines ride along with the tag's last tokens
                 copied = copied_ids(lambda text: text_ids(tok, text), lines, item)
                 feed, stats.spliced = feed + copied, stats.spliced + len(copied)
         if constraint.stopped():

@@ -75,7 +75,7 @@ class Engine(EditFront):
         constraint = ProgramConstraint(self.tok, self.n_vocab, len(lines), self.grammar_rule, self.token_index)
         stats = decode_program(self.model, self.tok, ids, lines, constraint, tracker, self.eos,
                                max_new_tokens=plan.budget.limit, temperature=plan.request.temperature,
-                               forced=script, cache=cache, context=self.context, hooks=hooks)
+                               forced=script, cache=cache, context=self.context, hooks=hooks, splice=plan.splice)
         stats.prefill_s, stats.prompt_cached = stats.prefill_s + prefill_s, reused
         return tracker.items, stats
 

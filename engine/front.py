@@ -100,7 +100,7 @@ class EditFront:
                 return prompt.program_prompt(self.tok, split_lines(request.document), request.instruction), None
             return prompt.rewrite_prompt(self.tok, request.lf, request.instruction, self.layout)
 
-    def _program(self, request: EditRequest, forced: list[Item] | None) -> EditResult:
+    def _program(self, request: EditRequest, forced: list[Item] | None, splice: bool = True) -> EditResult:
         lines = split_lines(request.document)
         ids, _ = self._prompt(request, True)
         tag = len(self.encode(f'<copy lines="{len(lines)}-{len(lines)}"/>\n'))
@@ -110,7 +110,7 @@ class EditFront:
         else:
             bound = contract.program_bound(len(self.encode(request.document)), len(lines), tag)
             plan = contract.budget(bound, tag, len(ids), self.context, request.max_new_tokens)
-        items, stats = self._decode_program(DecodePlan(request, ids, plan, lines=lines, forced=forced))
+        items, stats = self._decode_program(DecodePlan(request, ids, plan, lines=lines, forced=forced, splice=splice))
         _finished(stats, plan)
         return EditResult(request.restore(resolve(items, lines)), stats, program=format_program(items, sep=""))
 

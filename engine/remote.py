@@ -90,9 +90,10 @@ class RemoteEngine(EditFront):
             return self._forced(plan.ids, plan.lines, plan.forced, plan.hooks)
         # lines of the instruction (code to insert) raise the edit's gen bound
         gen_lines = None if self.gen_lines is None else self.gen_lines + plan.request.instruction.count("\n")
-        return self._grammar(plan.ids, plan.lines, plan.budget.limit, plan.request.temperature, plan.hooks, gen_lines)
+        return self._grammar(plan.ids, plan.lines, plan.budget.limit, plan.request.temperature, plan.hooks, gen_lines,
+                             plan.splice)
 
-    def _grammar(self, ids, lines, max_new_tokens, temperature, hooks, gen_lines):
+    def _grammar(self, ids, lines, max_new_tokens, temperature, hooks, gen_lines, splice):
         run = _Run(Stats(prompt_tokens=len(ids), budget=max_new_tokens, stop=CAP), list(ids))
         tracker, stream = ProgramTracker(), TextStream(self.tok)
         while run.stats.sampled < max_new_tokens:
@@ -110,7 +111,7 @@ class RemoteEngine(EditFront):
                 piece = stream.push(c.tokens)
             run.program += c.tokens
             run.stats.sampled += len(c.tokens)
-            self._splice(run, tracker.feed(piece), lines, state)
+            self._splice(run, tracker.feed(piece), lines, state, splice)
             hooks.progress(run.stats, tracker.text)
             if c.stop == "limit":
                 break
@@ -150,8 +151,9 @@ class RemoteEngine(EditFront):
         except gbnf.ProgramStateError as e:
             raise GrammarRefused(f"the engine wrote text outside the program grammar: {e}") from None
 
-    def _splice(self, run: _Run, completed, lines: list[str], state: gbnf.State) -> None:
-        """Copies that just closed: check them against the grammar, then append their lines' tokens."""
+    def _splice(self, run: _Run, completed, lines: list[str], state: gbnf.State, splice: bool = True) -> None:
+        """Copies that just closed: check them against the grammar, then append their lines' tokens (unless
+        `splice` is False: the model read them in its prompt)."""
         last = state.last
         for item in completed:
             if isinstance(item, Copy):
@@ -159,7 +161,7 @@ class RemoteEngine(EditFront):
                     raise GrammarRefused(f"the engine wrote {format_item(item)} after line {last} of "
                                          f"{len(lines)}: it does not apply the grammar")
                 last = last if item.moved else item.end
-                copied = copied_ids(self.encode, lines, item)
+                copied = copied_ids(self.encode, lines, item) if splice else []
                 run.seq += copied
                 run.stats.spliced += len(copied)
 

@@ -51,6 +51,7 @@ class DecodePlan:
     draft: bool = False
     lines: list[str] | None = None
     forced: list[Item] | None = None
+    splice: bool = True  # False: a program's copied lines are not fed, the model read them in its prompt
 
     @property
     def hooks(self) -> Hooks:

@@ -112,6 +112,31 @@ def test_forced_program_reproduces_oracle(tiny_engine, humanevalfix_python, k):
     assert result.stats.stop == EOS
 
 
+def test_a_program_that_reads_its_copies_once_feeds_the_model_only_its_own_tokens(tiny_engine, humanevalfix_python):
+    """splice=False (selector `once`): after each copy tag the model goes on from the tag, the lines being in its
+    prompt: the cache then holds exactly prompt + program, and the logits are those of one forward over them."""
+    from copy_as_decode.core.codec import forced_script
+    from copy_as_decode.engine.constraint import ProgramConstraint
+    from copy_as_decode.engine.decode import decode_program, new_cache
+    from copy_as_decode.engine.tracker import ProgramTracker
+    case = humanevalfix_python[5]
+    lines, items = split_lines(case.before), line_oracle(case.before, case.after)
+    ids = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
+    script = forced_script(tiny_engine.encode, items, tiny_engine.eos)
+    for splice in (True, False):
+        cache, tracker = new_cache(tiny_engine.model), ProgramTracker()
+        stats = decode_program(tiny_engine.model, tiny_engine.tok, ids, lines,
+                               ProgramConstraint(tiny_engine.tok, tiny_engine.n_vocab, len(lines)), tracker,
+                               tiny_engine.eos, max_new_tokens=len(script), forced=script, cache=cache, splice=splice)
+        assert resolve(tracker.items, lines) == case.after and stats.stop == EOS
+        copied = sum(c.end - c.start + 1 for c in items if hasattr(c, "start"))
+        assert (stats.spliced > copied) if splice else stats.spliced == 0
+    fed = cache.get_seq_length() - len(ids)  # the program's tokens, but the end (and a tag the grammar closed)
+    assert len(script) - 2 <= fed < len(script)
+    whole = forward(tiny_engine.model, DynamicCache(config=tiny_engine.model.config), ids + script[:fed] + [7])[-1]
+    assert torch.allclose(forward(tiny_engine.model, cache, [7])[-1], whole, atol=1e-4)
+
+
 def test_a_forced_moved_copy_splices_its_lines_with_their_new_indent(tiny_engine, monkeypatch):
     """A method moved out of its class: its lines go through the splice shifted, none of them is sampled."""
     monkeypatch.setattr(tiny_engine, "grammar_rule", "moves")

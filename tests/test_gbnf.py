@@ -152,5 +152,8 @@ def test_the_remote_checks_take_moved_copies(qwen_tokenizer):
     run_ = remote._Run(Stats(), [])
     remote.RemoteEngine._splice(fake, run_, [Copy(8, 9, -4), Copy(4, 4)], lines, AFTER3)
     assert qwen_tokenizer.decode(run_.seq) == "line 8\nline 9\n    line 4\n"
+    read = remote._Run(Stats(), [])  # selector `once`: checked the same, nothing appended
+    remote.RemoteEngine._splice(fake, read, [Copy(8, 9, -4), Copy(4, 4)], lines, AFTER3, splice=False)
+    assert read.seq == [] and read.stats.spliced == 0
     with pytest.raises(remote.GrammarRefused):
         remote.RemoteEngine._splice(fake, run_, [Copy(8, 9, -4), Copy(3, 4)], lines, AFTER3)

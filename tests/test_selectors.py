@@ -19,7 +19,7 @@ def test_every_part_offers_exactly_the_registry():
     from copy_as_decode.server.settings import Settings
     edit = build_parser()._subparsers._group_actions[0].choices["edit"]
     (option,) = [a for a in edit._actions if a.dest == "selector"]
-    assert tuple(option.choices) == selectors.OFFERED == ("auto", "windowed", "grammar", "verified", "full")
+    assert tuple(option.choices) == selectors.OFFERED == ("auto", "windowed", "once", "grammar", "verified", "full")
     assert set(selectors.OFFERED) <= set(edit_bench.SELECTORS)
     for name in selectors.OFFERED:
         assert Settings().merged({"selector": name}) == (Settings(selector=name), [])

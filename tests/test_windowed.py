@@ -25,6 +25,19 @@ def test_a_named_method_is_rewritten_dedented_and_put_back_in_place(qwen_tokeniz
     assert resolve(result.program, DOC) == result.text and result.stats.deleted_lines == 0
 
 
+def test_once_edits_each_window_by_a_program_over_its_numbered_lines_whose_copies_feed_nothing(qwen_tokenizer):
+    front = ScriptedFront(qwen_tokenizer, '<copy lines="1-1"/><gen>    return self.items.get(key)\n</gen>'
+                                          '<copy lines="3-4"/>')
+    result = front.edit(DOC, "Fix `Store.get`: missing keys should give None.", "once")
+    assert "1| def get(self, key):\n2|     return self.items[key]\n" in front.prompts[0]  # the window, dedented
+    assert "class Store" not in front.prompts[0] and front.splices == [False]
+    assert result.text == DOC.replace("self.items[key]", "self.items.get(key)")
+    assert result.stats.selector == "once" and result.stats.windows == "5-8 (Store.get)"
+    dropping = ScriptedFront(qwen_tokenizer, '<copy lines="2-4"/>')  # the def line left out
+    with pytest.raises(IncompleteEdit, match="deletes"):
+        dropping.edit(DOC, "Fix `Store.get`: missing keys should give None.", "once")
+
+
 def test_lines_outside_the_windows_cannot_change(qwen_tokenizer):
     """Whatever a window's rewrite holds, the document outside it is copied."""
     front = Scripted(qwen_tokenizer, lambda d: "def helper(x):\n    return 0\n\n\n")

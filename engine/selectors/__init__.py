@@ -21,7 +21,8 @@ class Selector:
 
 def _registry() -> dict[str, Selector]:
     from . import program, rewrite, windowed
-    return {s.name: s for s in (windowed.WINDOWED, program.GRAMMAR, rewrite.VERIFIED, rewrite.FULL, program.FORCED)}
+    return {s.name: s for s in (windowed.WINDOWED, windowed.ONCE, program.GRAMMAR, rewrite.VERIFIED, rewrite.FULL,
+                                program.FORCED)}
 
 
 SELECTORS = _registry()

@@ -10,6 +10,12 @@ copy/gen program over the whole document, which the resolver turns into the edit
 the windows can change. Every window must finish, and none may drop its own head or tail, or nothing changes.
 A window moved out of its class (core/windows.py `Window.to`) is rewritten the same way, as a function, and
 goes after the class at the top level: its unchanged lines are moved copies with their new indentation.
+
+`once` reads each window once: the model writes a copy/gen program over the window it was just shown
+(numbered), and its copies feed nothing into the cache, since the prompt holds those lines. A rewrite reads
+the window twice, as its prompt and as its checked draft, and on a CPU a checked token costs about half a
+decode step. It is for a model trained to write such programs: untrained, or trained with the copied lines
+spliced, the 1.5B copies most windows unchanged (docs/benchmarks.md, "Reading the window once").
 """
 import re
 
@@ -17,7 +23,7 @@ from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import unasked
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.oracle import line_oracle
+from copy_as_decode.core.oracle import line_oracle, merged
 from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
 
@@ -64,8 +70,17 @@ def _trailing_blanks(text: str) -> int:
     return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
 
 
-def edit(front, request):
-    """-> engine.front.EditResult; the whole file (`verified`) when no window is found, and stats say why."""
+def _verified(front, part):
+    return front._rewrite(part, draft=True)
+
+
+def _program(front, part):
+    return front._program(part, None, splice=False)
+
+
+def edit(front, request, decode=_verified):
+    """-> engine.front.EditResult; `decode` edits each window (a part request); the whole file (`verified`) when no
+    window is found, and stats say why."""
     from ..front import EditResult
     instruction, hooks = request.instruction, request.hooks
     lines = split_lines(request.lf)
@@ -80,7 +95,7 @@ def edit(front, request):
             raise
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
         return result
-    texts, total = _rewrites(front, request, plan, lines)
+    texts, total = _rewrites(front, request, plan, lines, decode)
     moved = next((texts[w] for w in plan.windows if w.to is not None), "")
     items, after, dropped = [], 1, []
     pending: tuple[int, list[Item]] | None = None  # a moved window's rewrite and the line it goes after
@@ -106,14 +121,14 @@ def edit(front, request):
     if dropped:  # a window's own head or tail counts as the file's would (core/deletions.py)
         raise IncompleteEdit(SKIPPED, total.budget, total, "the model's rewrite deletes " + "; ".join(dropped)
                              + " unasked", text)
-    return EditResult(text, total, program=format_program(_joined(items)))
+    return EditResult(text, total, program=format_program(merged(items)))
 
 
-def _rewrites(front, request, plan, lines: list[str]) -> tuple[dict, Stats]:
+def _rewrites(front, request, plan, lines: list[str], decode) -> tuple[dict, Stats]:
     """Each window's rewrite by the model (dedented, as the window was shown), the moved window's first: the
     function it writes says how the calls of a moved method read (core/windows.py `Window.calls`, which the
     model does not rewrite)."""
-    texts, total, explicit = {}, Stats(selector="windowed", windows=plan.describe()), request.max_new_tokens
+    texts, total, explicit = {}, Stats(selector=request.selector, windows=plan.describe()), request.max_new_tokens
     for k, w in sorted(enumerate(plan.windows, 1), key=lambda kw: kw[1].to is None):
         if w.calls is not None:
             continue
@@ -122,7 +137,7 @@ def _rewrites(front, request, plan, lines: list[str]) -> tuple[dict, Stats]:
         left = None if explicit is None else max(1, explicit - total.sampled)
         part = request.part(dedent(old, indent_of(old)), left, _Labelled(request.hooks, label), w.note)
         try:
-            r = front._rewrite(part, draft=True)
+            r = decode(front, part)
         except IncompleteEdit as e:
             e.stats.windows = label
             raise
@@ -176,17 +191,11 @@ def _placed(items: list[Item], after: int, to: int, moved: list[Item]) -> list[I
     return items + ([Copy(after, to)] if to >= after else []) + moved
 
 
-def _joined(items: list[Item]) -> list[Item]:
-    """Copies of consecutive ranges as one."""
-    out: list[Item] = []
-    for item in items:
-        if out and isinstance(item, Copy) and isinstance(out[-1], Copy) and out[-1].end + 1 == item.start and \
-                not item.moved and not out[-1].moved:
-            out[-1] = Copy(out[-1].start, item.end)
-        else:
-            out.append(item)
-    return out
+def once(front, request):
+    return edit(front, request, _program)
 
 
 WINDOWED = Selector("windowed", "`verified` on the functions, classes or sections the instruction names; the rest "
                                 "is copied without a forward pass", edit)
+ONCE = Selector("once", "the windows of `windowed`, each as a copy/gen program whose copies cost nothing: for a "
+                        "model trained to write them", once, program=True)
