@@ -24,8 +24,8 @@ OUT (JSON) holds
            with another instruction (SECOND_INSTRUCTION) prefills, from the cache the first one left
   corpora  per corpus: summary (per selector), buckets (the same per length bucket, for corpora that have
            them) and the full rows (with the edited text, the program and the sampled tokens); a summary's
-           geomean_vs_full / geomean_vs_peer is the geometric mean of per-case time ratios against `full` /
-           the llama-server row on the same cases
+           geomean_vs_full / geomean_vs_peer / geomean_vs_ngram is the geometric mean of per-case time ratios
+           against `full` / the llama-server row / the llama-ngram row on the same cases (above 1: faster)
   peak_rss_mb  this process's peak resident memory (model, KV caches, every edit); the peer's server apart
   cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
            1,000 document lines, over the edits that ran (a document the model's context cannot hold is
@@ -101,7 +101,8 @@ def add_arguments(p) -> None:
                         "row; needs the built server, scripts/build-llama-server.sh)")
     p.add_argument("--peer-ngram", action="store_true",
                    help=f"also run llama-server with its n-gram speculation on the functions alone (the `{NGRAM}` row, "
-                        f"with --alone on the locate corpora): what a user who selects the function by hand gets")
+                        f"with --alone on the locate corpora) and on files under {SHORT_LINES} lines: what a user who "
+                        f"selects the function by hand gets")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
     p.add_argument("--json", default="results/edit.json")
 
@@ -232,6 +233,7 @@ def summarize(rows: list[dict]) -> dict:
     """Per selector, over `rows`; speedups are against `full` on the same cases of the same run."""
     full = {r["id"]: r for r in rows if r["selector"] == "full"}
     peer = {r["id"]: r for r in rows if r["selector"] == PEER}
+    ngram = {r["id"]: r for r in rows if r["selector"] == NGRAM}
     out = {}
     for sel in ROWS:
         rs = [r for r in rows if r["selector"] == sel]
@@ -245,13 +247,14 @@ def summarize(rows: list[dict]) -> dict:
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
              "unasked": sum(r.get("unasked") or 0 for r in rs),
-             "windowed": sum(r.get("ran") == "windowed" for r in rs),
+             "windowed": sum(r.get("ran") in ("windowed", "once") for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
-        for base, ref, key in (("full", full, "geomean_vs_full"), (PEER, peer, "geomean_vs_peer")):  # same cases
+        for base, ref, key in (("full", full, "geomean_vs_full"), (PEER, peer, "geomean_vs_peer"),
+                               (NGRAM, ngram, "geomean_vs_ngram")):  # on the same cases
             if ref and sel != base and all(r["id"] in ref for r in rs):
                 s[key] = statistics.geometric_mean(ref[r["id"]]["seconds"] / r["seconds"] for r in rs)
         if full:
@@ -287,6 +290,7 @@ def cost(rows: list[dict]) -> dict:
 
 
 ALONE = "humanevalfix-alone"
+SHORT_LINES = 100  # a file this short is what a user would select whole: the n-gram peer rewrites it
 LOCATE_ALONE = "locate-alone"
 _NAMED_BUG = re.compile(r"^Fix the bug in `[^`]+`: ")
 
@@ -433,7 +437,7 @@ def print_tables(report: dict) -> None:
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
           f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
           f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'windowed':>8} {'2nd edit prefill':>16} "
-          f"{'x full gm':>9} {'x peer gm':>9}")
+          f"{'x full gm':>9} {'x peer gm':>9} {'x ngram gm':>10}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             kept = s["spliced"] / s["drafted"] if s["drafted"] else None  # the verified drafter's accepted share
@@ -443,7 +447,7 @@ def print_tables(report: dict) -> None:
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
                   f"{s['lines_lost']:>10} {s['windowed']:>8} "
                   f"{num(s.get('second_edit_share'), '.1%'):>16} {num(s.get('geomean_vs_full'), '.1f', 'x'):>9} "
-                  f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9}")
+                  f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9} {num(s.get('geomean_vs_ngram'), '.2f', 'x'):>10}")
     for label, summary in groups(report):
         for sel, s in summary.items():
             if s.get("whole_file"):  # why a windowed edit took the whole file
@@ -529,13 +533,14 @@ def measure(args, engine, peers, corpora, beside=None) -> dict:
     engine.edit("x = 1\n", "warm up", "forced", program='<copy lines="1-1"/>')
     engine.prefill(engine.prompt_ids("x = 1\n", "warm up", "full"))
     warm = engine.cache_snapshot()
-    # the n-gram peer rewrites what a user would select by hand: a function alone
+    # the n-gram peer rewrites what a user would select by hand: a function alone, or a short file whole
     alone_selectors = list(args.selectors) + list(peers)
     alone_rows = []
     for corpus, cases in corpora:
-        selectors = list(args.selectors) + [p for p in peers if p == PEER or corpus == ALONE]
         rows = []
         for case in tqdm(cases, desc=corpus, file=sys.stderr):
+            short = corpus == ALONE or case.before.count("\n") < SHORT_LINES
+            selectors = list(args.selectors) + [p for p in peers if p == PEER or short]
             rows += [run_case(engine, case, sel, args, warm, peers) for sel in selectors]
             if case.id in (beside or {}):
                 alone_rows += [run_case(engine, beside[case.id], sel, args, warm, peers) for sel in alone_selectors]

@@ -2,6 +2,7 @@
 corpus file grouped by length bucket with a cost curve."""
 import argparse
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -115,3 +116,20 @@ def test_geometric_means_are_of_per_case_ratios_on_the_same_cases():
     assert s["auto"]["geomean_vs_peer"] == pytest.approx(200 ** 0.5)  # 40x and 5x; the ratio of sums is 12x
     assert s["full"]["geomean_vs_peer"] == pytest.approx((0.4 * 0.05) ** 0.5)
     assert "geomean_vs_full" not in s["full"] and "geomean_vs_peer" not in s["llama-server"]
+    rows += [row("a", "llama-ngram", 2.0), row("b", "llama-ngram", 2.0)]
+    assert edit_bench.summarize(rows)["auto"]["geomean_vs_ngram"] == pytest.approx(1.0)  # 2x and 0.5x
+
+
+def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_function(monkeypatch):
+    from copy_as_decode.bench.corpora import Case
+    ran = []
+    monkeypatch.setattr(edit_bench, "run_case", lambda engine, case, sel, *rest: ran.append((case.id, sel)) or
+                        {"id": case.id, "selector": sel, "bucket": None})
+    monkeypatch.setattr(edit_bench, "_summarized", lambda rows: rows)
+    engine = SimpleNamespace(layout="x", device="cpu", quant="gguf", dtype="q4", prefill_dtype="q4",
+                             edit=lambda *a, **k: None, prefill=lambda ids: 0, prompt_ids=lambda *a: [],
+                             cache_snapshot=lambda: None)
+    args = SimpleNamespace(model="m", selectors=["auto"], max_new_tokens=None)
+    short, long = (Case(name, "humanevalfix-python", "fix", "x = 1\n" * n, None) for name, n in (("s", 30), ("l", 300)))
+    edit_bench.measure(args, engine, {"llama-server": None, "llama-ngram": None}, [("humanevalfix-python", [short, long])])
+    assert ran == [("s", "auto"), ("s", "llama-server"), ("s", "llama-ngram"), ("l", "auto"), ("l", "llama-server")]
