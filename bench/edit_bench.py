@@ -15,7 +15,9 @@ option the two HumanEvalFix corpora run.
 OUT (JSON) holds
   cases    one row per case and selector: corpus, id, selector, bucket, lines, seconds, prefill_seconds,
            sampled, copied, exact, passed, complete, stop, prefilled_tokens, second_edit_prefilled_tokens,
-           second_edit_prefill_seconds (move-method rows add self_calls_left, bench/structural_corpus.py).
+           second_edit_prefill_seconds, refine_seconds, refine_prefilled_tokens, refine_followed,
+           refine_fresh_seconds, refine_fresh_prefilled_tokens (with --refine; null without)
+           (move-method rows add self_calls_left, bench/structural_corpus.py).
            `exact` is null without a gold, `passed` without tests or a check; `complete` is
            false when the decode stopped for another reason than eos or fence (the budget, the context), and
            the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
@@ -62,9 +64,13 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "exact": "exact", "passed": "passed", "complete": "complete", "stop": "stop",
           "prefilled_tokens": "prefilled", "second_edit_prefilled_tokens": "again_prefilled",
           "second_edit_prefill_seconds": "again_prefill_s", "lines_lost": "lines_lost",
-          "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows", "unasked_changed_lines": "unasked"}
+          "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows", "unasked_changed_lines": "unasked",
+          "refine_seconds": "refine_s", "refine_prefilled_tokens": "refine_prefilled",
+          "refine_followed": "refine_follows", "refine_fresh_seconds": "refine_fresh_s",
+          "refine_fresh_prefilled_tokens": "refine_fresh_prefilled"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
+REFINE_INSTRUCTION = "Add a short comment above the line you changed that says why it changed."
 
 
 def add_arguments(p) -> None:
@@ -88,6 +94,10 @@ def add_arguments(p) -> None:
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--second-edit", action="store_true",
                    help="also measure what a second edit of each file (SECOND_INSTRUCTION) prefills after the first")
+    p.add_argument("--refine", action="store_true",
+                   help="after each finished edit, refine its result (REFINE_INSTRUCTION) as an editor user would "
+                        "after accepting it, then the same refinement from a fresh prompt: the refinement's "
+                        "prefilled tokens and seconds, side by side")
     p.add_argument("--unnamed", action="store_true",
                    help="take the symbol's name out of each instruction that names it (\"Fix the bug in `f`: ...\" -> "
                         "\"Fix the bug: ...\"; other cases are left out): where the edit goes is then the model's choice")
@@ -155,6 +165,27 @@ def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
 
 
+def refine(engine, text: str, selector: str, args, warm, language, at) -> dict:
+    """The edit's result refined (REFINE_INSTRUCTION) right after it, from the cache it left (the engine then
+    continues the conversation it holds: engine/front.py `said`), and the same refinement from a fresh prompt
+    (only the prompt heads cached): seconds, prefilled tokens and whether it followed, for each."""
+    from copy_as_decode.core.contract import IncompleteEdit
+    out = {}
+    for key in ("refine", "refine_fresh"):
+        if key == "refine_fresh":
+            engine.said = None
+            engine.restore_cache(warm)
+        start = time.perf_counter()
+        try:
+            s = engine.edit(text, REFINE_INSTRUCTION, selector, max_new_tokens=args.max_new_tokens, language=language,
+                            at=at).stats
+        except IncompleteEdit as e:
+            s = e.stats
+        out.update({f"{key}_s": time.perf_counter() - start, f"{key}_prefilled": s.prompt_tokens - s.prompt_cached,
+                    f"{key}_follows": s.follows})
+    return out
+
+
 def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peers`: the llama-server
     backends the `llama-server` and `llama-ngram` rows run on."""
@@ -201,6 +232,8 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     seconds = time.perf_counter() - start
     if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
+    if args.refine and selector not in ("prompt-lookup", PEER, NGRAM) and row["complete"] and text != document:
+        row.update(refine(engine, text, selector, args, warm, language, case.extra.get("at")))
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
     row.setdefault("again_prefilled", None)
@@ -250,6 +283,15 @@ def summarize(rows: list[dict]) -> dict:
              "windowed": sum(r.get("ran") in ("windowed", "once") for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
+        refined = [r for r in rs if r.get("refine_s") is not None]
+        if refined:  # the same refinement continuing the edit's conversation, and from a fresh prompt
+            s["refine"] = {"cases": len(refined), "followed": sum(bool(r["refine_follows"]) for r in refined),
+                           "prefilled": sum(r["refine_prefilled"] for r in refined),
+                           "fresh_prefilled": sum(r["refine_fresh_prefilled"] for r in refined),
+                           "median_s": statistics.median(r["refine_s"] for r in refined),
+                           "fresh_median_s": statistics.median(r["refine_fresh_s"] for r in refined),
+                           "geomean_vs_fresh": statistics.geometric_mean(r["refine_fresh_s"] / r["refine_s"]
+                                                                         for r in refined)}
         again = [r for r in rs if r["again_prefilled"] is not None and r["prefilled"]]
         if again:  # a second edit of the same file, against the first
             s["second_edit_share"] = sum(r["again_prefilled"] for r in again) / sum(r["prefilled"] for r in again)
@@ -450,6 +492,13 @@ def print_tables(report: dict) -> None:
                   f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9} {num(s.get('geomean_vs_ngram'), '.2f', 'x'):>10}")
     for label, summary in groups(report):
         for sel, s in summary.items():
+            if r := s.get("refine"):
+                print(f"{label:<24} {sel:<14} refined after the edit: {r['cases']} cases, {r['followed']} continued "
+                      f"its conversation; prefilled {r['prefilled']} tokens against {r['fresh_prefilled']} from a "
+                      f"fresh prompt, median {r['median_s']:.2f} s against {r['fresh_median_s']:.2f} s "
+                      f"({r['geomean_vs_fresh']:.2f}x, geometric mean)")
+    for label, summary in groups(report):
+        for sel, s in summary.items():
             if s.get("whole_file"):  # why a windowed edit took the whole file
                 print(f"{label:<24} {sel:<14} whole file: " + ", ".join(f"{n} {why}" for why, n in s["whole_file"].items()))
     print(f"\n{'cost against length':<24} {'selector':<14} {'cases':>5} {'refused':>7} {'s per 1k lines':>15} "
@@ -501,7 +550,7 @@ def run(args) -> int:
         peers = {**({PEER: _peer(args, engine, stack)} if args.peer else {}),
                  **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {})}
         report = measure(args, engine, peers, corpora, beside)
-    report["cases"] = [{**{k: r[v] for k, v in PUBLIC.items()}, **r.get("metrics", {})}
+    report["cases"] = [{**{k: r.get(v) for k, v in PUBLIC.items()}, **r.get("metrics", {})}
                        for c in report["corpora"].values() for r in c["cases"]]
     report["cost"] = cost(report["cases"])
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux reports KiB

@@ -41,6 +41,10 @@ class EditError(Exception):
     """A failure the user is told about in one line; nothing was changed."""
 
 
+class ModelError(EditError, RuntimeError):
+    """A model that cannot be found, verified or loaded; the message says how to fix it."""
+
+
 class ContextError(EditError, ValueError):
     """The prompt plus the least output an edit needs does not fit the model's context."""
 
@@ -130,7 +134,10 @@ class EditBackend(Protocol):
     context: int | None
 
     def edit(self, document: str, instruction: str, selector: str = DEFAULT_SELECTOR, *,
-             program: str | None = None, max_new_tokens: int | None = None, temperature: float = 0.0,
-             hooks: Hooks = Hooks()):
-        """-> engine.front.EditResult; raises ContextError, IncompleteEdit, Cancelled or ValueError."""
+             program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
+             hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None, language: str | None = None,
+             at: int | None = None):
+        """-> engine.result.EditResult; raises ContextError, IncompleteEdit, Cancelled or ValueError. lines: the
+        editor's selection (1-based, inclusive); language: python, javascript or markdown (None: read from the
+        document); at: the cursor's line (engine/front.py EditFront.edit)."""
         ...

@@ -1,6 +1,8 @@
 """Base model + LoRA adapter specs: `BASE+ADAPTER_DIR`, e.g. `qwen2.5-coder-0.5b+results/adapters/n256`."""
 from pathlib import Path
 
+from copy_as_decode.core.contract import ModelError
+
 SEPARATOR = "+"
 
 
@@ -17,8 +19,6 @@ def load_adapter(model, path: str | Path, merge: bool = True):
     """Apply the PEFT adapter saved in `path` to `model`; merged (the default) it is a plain model again,
     as fast as the base at inference."""
     from peft import PeftModel
-
-    from .models import ModelError
     path = Path(path)
     if not (path / "adapter_config.json").is_file():
         raise ModelError(f"no adapter in {path} (adapter_config.json missing); train one with "

@@ -11,40 +11,33 @@ from copy_as_decode.core import contract
 from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Budget, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Item, format_item, format_program
 from copy_as_decode.core.resolver import resolve
 
 from . import prompt, selectors
 from .request import DecodePlan, EditRequest
+from .result import EditResult
 from .stats import Stats
-
-
-class EditResult:
-    """The edited document, the decode's stats, a rewrite's output ids (for exactness checks), and the copy/gen
-    program that makes the document into it: a program selector's own, or for a rewrite its line copies,
-    computed only when asked (`before`: the document it was computed from)."""
-
-    def __init__(self, text: str, stats: Stats, tokens=(), program: str | None = None, before: str | None = None):
-        self.text, self.stats, self.tokens = text, stats, list(tokens)
-        self._program, self._before = program, before
-
-    @property
-    def program(self) -> str:
-        if self._program is None:
-            self._program = format_program(line_oracle(self._before, self.text))
-        return self._program
 
 
 class EditFront:
     """Base of engine.Engine and engine.remote.RemoteEngine, which give it their tokenizer, context (None:
-    unknown) and whether the model was trained to write programs."""
+    unknown) and whether the model was trained to write programs.
+
+    Selectors run an edit through three calls: program(), rewrite() and choose(); an engine implements the
+    decodes behind them, `_decode_program`, `_decode_rewrite` and `_choose`.
+    """
 
     layout = prompt.DEFAULT_LAYOUT  # where a rewrite prompt puts the instruction (engine/prompt.py LAYOUTS)
 
     def __init__(self, tok, context: int | None, trained: bool):
         self.tok, self.context, self.trained = tok, context, trained
         self.tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
+        # The last decode when it was a finished rewrite: its conversation, ending with the answer as the model
+        # wrote it (token ids), and the document that answer is. The engine's cache holds exactly those tokens
+        # (engine/llama_cpp.py ResidentPrefix, llama-server's slot), so a rewrite of that document (the answer
+        # accepted, then refined) continues the conversation and prefills only its new instruction.
+        self.said: tuple[list[dict], str] | None = None
 
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
              program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
@@ -100,7 +93,12 @@ class EditFront:
                 return prompt.program_prompt(self.tok, split_lines(request.document), request.instruction), None
             return prompt.rewrite_prompt(self.tok, request.lf, request.instruction, self.layout)
 
-    def _program(self, request: EditRequest, forced: list[Item] | None, splice: bool = True) -> EditResult:
+    # the runner selectors call
+
+    def program(self, request: EditRequest, forced: list[Item] | None, splice: bool = True) -> EditResult:
+        """The model's copy/gen program for the request (or `forced` fed through the same loop); `splice`:
+        whether copied lines are fed into the cache (False: the model read them in its prompt)."""
+        self.said = None
         lines = split_lines(request.document)
         ids, _ = self._prompt(request, True)
         tag = len(self.encode(f'<copy lines="{len(lines)}-{len(lines)}"/>\n'))
@@ -114,17 +112,31 @@ class EditFront:
         _finished(stats, plan)
         return EditResult(request.restore(resolve(items, lines)), stats, program=format_program(items, sep=""))
 
-    def _rewrite(self, request: EditRequest, draft: bool) -> EditResult:
+    def rewrite(self, request: EditRequest, draft: bool) -> EditResult:
+        """The model's rewrite of the request's document, drafted from it and checked when `draft` (`verified`),
+        or decoded token by token (`full`): the same greedy output either way."""
         lf = request.lf
-        ids, fence = self._prompt(request, False)
+        follows = self.said is not None and self.said[1].rstrip("\n") == lf.rstrip("\n")
+        with self.tok_lock:
+            ids, fence, messages = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout,
+                                                       self.said[0] if follows else None)
+        self.said = None
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, request.max_new_tokens)
         tokens, text, stats = self._decode_rewrite(DecodePlan(request, ids, plan, fence=fence, draft=draft))
         if stats.stop in NORMAL_STOPS and not prompt.rewrite_finished(text, fence, lf):
             stats.stop = PARTIAL
         _finished(stats, plan)
-        new = request.restore(prompt.fenced_text(text, fence))
-        return EditResult(new, stats, tokens, before=request.document)
+        body = prompt.fenced_text(text, fence)
+        stats.follows = int(follows)
+        self.said = (messages + [{"role": "assistant", "content": self.encode(fence + "\n") + list(tokens)}], body)
+        return EditResult(request.restore(body), stats, tokens, before=request.document)
+
+    def choose(self, ids: list[int], options: list[str], hooks: Hooks) -> tuple[str, float] | None:
+        """The model's greedy pick of one of `options` after prompt `ids`, with the probability it gave it;
+        None where the engine cannot constrain a choice."""
+        self.said = None
+        return self._choose(ids, options, hooks)
 
     # the engine's part
 

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from copy_as_decode.core.contract import EditError
+from copy_as_decode.core.contract import ModelError
 
 EOS_TEXT = "<|im_end|>"  # Qwen chat turns end here; the program/rewrite ends with it
 
@@ -58,10 +58,6 @@ ADAPTED = {
 NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
 TOKENIZER_SOURCE = "qwen2.5-coder-0.5b"  # `tiny` borrows the real Qwen tokenizer (the family's, smallest download)
-
-
-class ModelError(EditError, RuntimeError):
-    """A model that cannot be found, verified or loaded; the message says how to fix it."""
 
 
 def home() -> Path:

@@ -113,7 +113,8 @@ def text_ids(tok, text: str) -> list[int]:
 
 
 def prompt_ids(tok, messages: list[dict], prefix: str = "") -> list[int]:
-    """The chat template's own markers as special tokens, every message's content (and `prefix`) as text.
+    """The chat template's own markers as special tokens, every message's content (and `prefix`) as text; a
+    content given as token ids (an answer as the model wrote it) goes in as those ids.
 
     The template is rendered with a placeholder per content, and the pieces are tokenized apart; a
     content never merges with a marker anyway (markers are special tokens), so this is how the whole
@@ -124,7 +125,8 @@ def prompt_ids(tok, messages: list[dict], prefix: str = "") -> list[int]:
     ids, parts = [], rendered.split(_SLOT)
     for k, part in enumerate(parts):
         if k % 2:
-            ids += text_ids(tok, messages[int(part)]["content"])
+            content = messages[int(part)]["content"]
+            ids += content if isinstance(content, list) else text_ids(tok, content)
         elif part:
             ids += tok.encode(part, add_special_tokens=False)
     return ids + text_ids(tok, prefix)
@@ -137,5 +139,15 @@ def program_prompt(tok, lines: list[str], instruction: str) -> list[int]:
 def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT) -> tuple[list[int], str]:
     """The rewrite prompt's ids (the assistant turn opens the code block, so the file starts at once) and
     its fence."""
+    return rewrite_turn(tok, document, instruction, layout)[:2]
+
+
+def rewrite_turn(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT,
+                 after: list[dict] | None = None) -> tuple[list[int], str, list[dict]]:
+    """rewrite_prompt's ids and fence, and its messages. `after`: an earlier rewrite's conversation, ending with
+    its answer, which is `document` (a refinement of that answer): the instruction then comes as the next turn,
+    so the prompt starts with all that rewrite fed the model, which its cache may still hold."""
     fence = fence_for(document)
-    return prompt_ids(tok, rewrite_messages(document, instruction, fence, layout), fence + "\n"), fence
+    messages = (rewrite_messages(document, instruction, fence, layout) if after is None else
+                after + [{"role": "user", "content": f"Instruction: {instruction}"}])
+    return prompt_ids(tok, messages, fence + "\n"), fence, messages

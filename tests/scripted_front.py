@@ -24,7 +24,8 @@ class ScriptedFront(EditFront):
         text = self.answer(document) if callable(self.answer) else self.answer
         stats = Stats(stop=FENCE if self.fenced else EOS, sampled=3, budget=plan.budget.limit)
         hooks.progress(stats, "")
-        return [], text + (fence + "\n" if self.fenced else ""), stats
+        text += fence + "\n" if self.fenced else ""
+        return self.tok.encode(text, add_special_tokens=False), text, stats
 
     def _decode_program(self, plan):
         self.seen.append(plan.request.lf)

@@ -120,6 +120,19 @@ def test_a_windowed_edit_rewrites_only_the_function_named(engine):
     assert rest == DOCUMENT.split("def median")[1] and "acc" in head  # the rest is copied, not decoded
 
 
+def test_a_refinement_of_the_last_answer_prefills_only_its_instruction(engine):
+    """The answer accepted, then refined: the prompt continues the last rewrite's conversation, whose tokens
+    (prompt and answer as the model wrote them) the context still holds."""
+    first = engine.edit(DOCUMENT, "In `mean`, rename `total` to `acc`.", "windowed")
+    assert "acc += x" in first.text and not first.stats.follows
+    again = engine.edit(first.text, "In `mean`, add a comment above the loop.", "windowed")
+    assert again.stats.follows and again.stats.windows == first.stats.windows
+    new = again.stats.prompt_tokens - again.stats.prompt_cached
+    assert new < 40, f"{new} of {again.stats.prompt_tokens} prompt tokens prefilled"  # the new turn only
+    fresh = engine.edit(DOCUMENT, "In `median`, rename `s` to `ordered`.", "windowed")  # another window
+    assert not fresh.stats.follows
+
+
 def test_the_cli_edits_with_the_quantized_default(tmp_path):
     f = tmp_path / "stats.py"
     f.write_text(DOCUMENT)

@@ -147,7 +147,7 @@ def test_bench_edit_rows_judge_a_structural_edit_by_its_check(cases):
         def edit(self, document, instruction, selector, **kw):
             return SimpleNamespace(text=self.text, stats=stats, tokens=None, program=None)
 
-    args = Namespace(max_new_tokens=None, second_edit=False)
+    args = Namespace(max_new_tokens=None, second_edit=False, refine=False)
     c = cases["move-method"][0]
     row = edit_bench.run_case(Engine(c.after), c, "full", args, None)
     assert (row["passed"], row["exact"], row["lines_lost"], row["metrics"]) == (True, True, 0, {"self_calls_left": 0})

@@ -136,7 +136,7 @@ def test_a_window_that_replaces_its_body_with_a_call_changes_nothing_and_names_t
 
 def test_the_local_engine_chooses_under_a_grammar(tiny_engine):
     """A random model still answers one of the names, with a probability in (0, 1]."""
-    name, p = tiny_engine._choose(tiny_engine.encode("pick: "), ["alpha", "beta.gamma", "delta_x"], Hooks())
+    name, p = tiny_engine.choose(tiny_engine.encode("pick: "), ["alpha", "beta.gamma", "delta_x"], Hooks())
     assert name in ("alpha", "beta.gamma", "delta_x") and 0 < p <= 1
 
 
@@ -169,3 +169,21 @@ def test_calls_of_a_moved_method_keep_self_when_the_function_takes_it():
     assert called(line, "helper", "def helper(values):\n") == "        x = helper(a) + helper() + self.helpers(b)\n"
     assert called(line, "helper", "def helper(self, values):\n") == \
         "        x = helper(self, a) + helper(self) + self.helpers(b)\n"
+
+
+def test_a_rewrite_of_the_last_answer_continues_its_conversation(qwen_tokenizer):
+    """Accept, then refine: the second prompt is the first, the answer as the model wrote it, then the new
+    instruction, so an engine whose cache holds the first decode prefills only that; anything else is fresh."""
+    front = Scripted(qwen_tokenizer, lambda d: d.replace("self.items[key]", "self.items.get(key)"))
+    first = front.edit(DOC, "Fix `Store.get`: missing keys should give None.")
+    second = front.edit(first.text, "In `Store.get`, give a default of 0 instead.")
+    assert second.stats.follows and not first.stats.follows
+    head = qwen_tokenizer.encode(front.prompts[0], add_special_tokens=False)
+    assert qwen_tokenizer.encode(front.prompts[1], add_special_tokens=False)[:len(head)] == head
+    assert front.prompts[1].count("Instruction:") == 2 and front.prompts[1].count("def get") == 2
+    assert front.prompts[1].rindex("give a default of 0") > front.prompts[1].rindex("self.items.get(key)")
+    front.edit(DOC, "Fix `Store.get`: missing keys should give None.")  # not the last answer: a fresh prompt
+    assert front.prompts[2] == front.prompts[0]
+    front.choose(qwen_tokenizer.encode("pick"), ["a"], Hooks())  # another decode between: nothing to continue
+    front.edit(first.text, "In `Store.get`, give a default of 0 instead.")
+    assert front.prompts[3].count("Instruction:") == 1

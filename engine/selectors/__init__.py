@@ -14,7 +14,7 @@ from copy_as_decode.core.contract import AUTO
 class Selector:
     name: str
     help: str  # one line, for the CLI, the editor settings and the docs
-    run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.front.EditResult
+    run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.result.EditResult
     program: bool = False  # decodes a copy/gen program (its prompt shows numbered lines)
     offered: bool = True   # False: a given program fed through the engine (tests, benchmarks), not the model's answer
 

@@ -6,13 +6,13 @@ from . import Selector
 
 
 def _grammar(front, request):
-    return front._program(request, None)
+    return front.program(request, None)
 
 
 def _forced(front, request):
     if request.program is None:
         raise ValueError("selector `forced` needs a program")
-    return front._program(request, parse(request.program))
+    return front.program(request, parse(request.program))
 
 
 GRAMMAR = Selector("grammar", "the model writes a copy/gen program under the grammar; copied lines cost one "

@@ -5,11 +5,11 @@ from . import Selector
 
 
 def _full(front, request):
-    return front._rewrite(request, draft=False)
+    return front.rewrite(request, draft=False)
 
 
 def _verified(front, request):
-    return front._rewrite(request, draft=True)
+    return front.rewrite(request, draft=True)
 
 
 FULL = Selector("full", "the model's plain rewrite of the whole file, token by token", _full)

@@ -28,6 +28,7 @@ from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
 
 from .. import prompt
+from ..result import EditResult
 from ..stats import Stats
 from . import Selector
 
@@ -71,17 +72,16 @@ def _trailing_blanks(text: str) -> int:
 
 
 def _verified(front, part):
-    return front._rewrite(part, draft=True)
+    return front.rewrite(part, draft=True)
 
 
 def _program(front, part):
-    return front._program(part, None, splice=False)
+    return front.program(part, None, splice=False)
 
 
 def edit(front, request, decode=_verified):
-    """-> engine.front.EditResult; `decode` edits each window (a part request); the whole file (`verified`) when no
+    """-> engine.result.EditResult; `decode` edits each window (a part request); the whole file (`verified`) when no
     window is found, and stats say why."""
-    from ..front import EditResult
     instruction, hooks = request.instruction, request.hooks
     lines = split_lines(request.lf)
     plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
@@ -89,7 +89,7 @@ def edit(front, request, decode=_verified):
         plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
         try:
-            result = front._rewrite(request, draft=True)
+            result = front.rewrite(request, draft=True)
         except IncompleteEdit as e:
             e.stats.selector, e.stats.windows = "verified", f"whole file: {plan.reason}"
             raise
@@ -163,7 +163,7 @@ def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks)
     lines); the whole file is edited when it cannot choose, or is not confident (core/windows.py chosen)."""
     with front.tok_lock:
         ids = prompt.choice_prompt(front.tok, instruction, windows.choice_text(plan.candidates, lines))
-    picked = front._choose(ids, [s.qualname for s in plan.candidates], _Labelled(hooks, "choosing where to edit"))
+    picked = front.choose(ids, [s.qualname for s in plan.candidates], _Labelled(hooks, "choosing where to edit"))
     if picked is None:
         return windows.Plan([], f"{plan.reason}, and the engine cannot choose among candidates", plan.language)
     name, p = picked
