@@ -45,7 +45,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from copy_as_decode.engine.selectors import OFFERED
+from copy_as_decode.engine.selectors import OFFERED, windowed
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
@@ -165,11 +165,13 @@ def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     return len(ids) - reused, time.perf_counter() - start  # the last prompt token is fed by the decode loop
 
 
-def refine(engine, text: str, selector: str, args, warm, language, at) -> dict:
-    """The edit's result refined (REFINE_INSTRUCTION) right after it, from the cache it left (the engine then
-    continues the conversation it holds: engine/front.py `said`), and the same refinement from a fresh prompt
-    (only the prompt heads cached): seconds, prefilled tokens and whether it followed, for each."""
+def refine(engine, text: str, selector: str, args, warm, language, windows: str | None) -> dict:
+    """The edit's result refined (REFINE_INSTRUCTION, which names nothing: the cursor is still on the first line
+    the edit's windows began at) right after it, from the cache it left (the engine then continues the
+    conversation it holds: engine/front.py `said`), and the same refinement from a fresh prompt (only the prompt
+    heads cached): seconds, prefilled tokens and whether it followed, for each."""
     from copy_as_decode.core.contract import IncompleteEdit
+    at = int(m.group(1)) if windows and (m := re.match(r"(\d+)-", windows)) else None
     out = {}
     for key in ("refine", "refine_fresh"):
         if key == "refine_fresh":
@@ -233,7 +235,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
     if args.refine and selector not in ("prompt-lookup", PEER, NGRAM) and row["complete"] and text != document:
-        row.update(refine(engine, text, selector, args, warm, language, case.extra.get("at")))
+        row.update(refine(engine, text, selector, args, warm, language, row["windows"]))
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
     row.setdefault("again_prefilled", None)
@@ -280,7 +282,7 @@ def summarize(rows: list[dict]) -> dict:
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
              "unasked": sum(r.get("unasked") or 0 for r in rs),
-             "windowed": sum(r.get("ran") in ("windowed", "once") for r in rs),
+             "windowed": sum(windowed(r.get("ran")) for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
         refined = [r for r in rs if r.get("refine_s") is not None]

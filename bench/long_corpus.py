@@ -38,11 +38,12 @@ from pathlib import Path
 
 from copy_as_decode.core import languages
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.outline import javascript as js_outline
 from copy_as_decode.synthesis import bugs
 from copy_as_decode.synthesis.decontaminate import MAX_SHARED, distinctive
 from copy_as_decode.synthesis.edits import typo
 from copy_as_decode.synthesis.long_edits import splice
-from copy_as_decode.synthesis.sources import BENCHMARK_FILES, PYTHON_ROOT, js_files, js_functions, prose_files
+from copy_as_decode.synthesis.sources import BENCHMARK_FILES, PYTHON_ROOT, js_block, js_files, js_functions, prose_files
 from copy_as_decode.synthesis.syntax import (
     PY_FUNCS,
     body_start,
@@ -356,25 +357,19 @@ def python_humanevalfix(src: Source, rng: random.Random, ctx) -> dict | None:
 
 # --------------------------------------------------------------------------------------- JavaScript cases
 
-# Function declarations are found line by line, not with core/outline.py's outline: add-parameter rewrites the
-# header's parameter list in place (_JS_DECL's groups), which the outline does not hold, and the corpora were
-# built with this finder, so that another would build other cases from the same files.
+# A function declaration is a function of core/outline.py's outline whose header is one line of _JS_DECL's
+# form: add-parameter rewrites that line's parameter list in place (_JS_DECL's groups).
 _JS_DECL = re.compile(r"^(\s*)(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*\{\s*$")
 
 
 def _js_decls(lines: list[str]) -> list[tuple[int, int, str, str]]:
-    """(header index, closing brace index, name, params) of function declarations whose closing brace sits
-    alone at the header's indent, names unique in the file."""
+    """(header index, closing brace index, name, params) of function declarations whose lines are a block
+    (js_block), names unique in the file."""
     found = []
-    for k, line in enumerate(lines):
-        if not (m := _JS_DECL.match(line)):
-            continue
-        for e in range(k + 1, min(k + 400, len(lines))):
-            if lines[e].rstrip() in (m[1] + "}", m[1] + "};"):
-                found.append((k, e, m[2], m[3]))
-                break
-            if lines[e].strip() and len(lines[e]) - len(lines[e].lstrip()) <= len(m[1]):
-                break
+    for s in js_outline("".join(lines)):
+        k, e = s.header - 1, s.end - 1
+        if (m := _JS_DECL.match(lines[k])) and m[2] == s.name and js_block(lines, k, e):
+            found.append((k, e, s.name, m[3]))
     counts = Counter(re.findall(r"\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)", "".join(lines)))
     return [d for d in found if counts[d[2]] == 1]
 

@@ -172,7 +172,8 @@ def cmd_edit(args) -> int:
           f"{s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
-    where = f"windows {s.windows}" if s.selector == "windowed" else s.windows
+    from copy_as_decode.engine.selectors import windowed
+    where = f"windows {s.windows}" if windowed(s.selector) else s.windows
     print(f"{where + '; ' if where else ''}deletes {s.deleted_lines} non-blank line{'s' if s.deleted_lines != 1 else ''}",
           file=sys.stderr)
     return 0

@@ -17,6 +17,7 @@ class Selector:
     run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.result.EditResult
     program: bool = False  # decodes a copy/gen program (its prompt shows numbered lines)
     offered: bool = True   # False: a given program fed through the engine (tests, benchmarks), not the model's answer
+    windows: bool = False  # edits the windows core/windows.py finds (stats.windows names them)
 
 
 def _registry() -> dict[str, Selector]:
@@ -28,6 +29,11 @@ def _registry() -> dict[str, Selector]:
 SELECTORS = _registry()
 AUTO_HELP = "`grammar` for a model trained to write programs (a LoRA adapter), else `windowed`"
 OFFERED = (AUTO, *(name for name, s in SELECTORS.items() if s.offered))  # what users choose
+
+
+def windowed(name: str) -> bool:
+    """Whether the selector that ran (stats.selector) edited windows rather than the whole file."""
+    return name in SELECTORS and SELECTORS[name].windows
 
 
 def get(name: str) -> Selector:

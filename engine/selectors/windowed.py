@@ -196,6 +196,6 @@ def once(front, request):
 
 
 WINDOWED = Selector("windowed", "`verified` on the functions, classes or sections the instruction names; the rest "
-                                "is copied without a forward pass", edit)
+                                "is copied without a forward pass", edit, windows=True)
 ONCE = Selector("once", "the windows of `windowed`, each as a copy/gen program whose copies cost nothing: for a "
-                        "model trained to write them", once, program=True)
+                        "model trained to write them", once, program=True, windows=True)
