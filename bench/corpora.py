@@ -70,6 +70,7 @@ def long_path(name: str) -> Path:
 
 
 def load(name: str) -> list[Case]:
+    """A corpus read from files; bench/all_corpora.py also builds the ones made from them."""
     if name == "text":
         return [Case(r["id"], name, r["instruction"], r["before"], r["after"], {"kind": r["kind"]})
                 for r in _read_jsonl(text_path())]
@@ -77,12 +78,6 @@ def load(name: str) -> list[Case]:
         return [_humanevalfix(name, r) for r in _read_jsonl(humanevalpack_dir() / _HUMANEVALPACK[name])]
     if name in LONG_CORPORA:
         return load_file(long_path(name), name)
-    if name in LOCATE_CORPORA:
-        from .locate_corpus import build
-        return build("python" if name == "locate-python" else "javascript")
-    if name in STRUCTURAL_CORPORA:
-        from .structural_corpus import load as structural
-        return structural(name)
     raise CorpusError(f"unknown corpus {name!r}; corpora: "
                       f"{', '.join(CORPORA + LONG_CORPORA + LOCATE_CORPORA + STRUCTURAL_CORPORA)}")
 

@@ -464,7 +464,8 @@ def plot_cost(report: dict, path: Path) -> None:
 
 
 def corpora_of(args) -> list[tuple[str, list]]:
-    from copy_as_decode.bench.corpora import load, load_file
+    from copy_as_decode.bench.all_corpora import load
+    from copy_as_decode.bench.corpora import load_file
     from copy_as_decode.bench.heldout import select
     files = getattr(args, "corpus", None) or []  # callers that build their own Namespace name only corpora
     names = args.corpora if args.corpora is not None else [] if files else list(DEFAULT_CORPORA)

@@ -4,7 +4,7 @@ outside the target."""
 import pytest
 
 from copy_as_decode.bench import edit_bench, locate_corpus
-from copy_as_decode.bench.corpora import load
+from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.core import windows
 from copy_as_decode.core.deletions import hunks
 

@@ -8,7 +8,7 @@ from argparse import Namespace
 import pytest
 
 from copy_as_decode.bench import heldout, structural_corpus
-from copy_as_decode.bench.corpora import load
+from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.bench.edit_bench import corpora_of, passes
 from copy_as_decode.core.document import split_lines
 

@@ -1,0 +1,93 @@
+"""The project's modules import each other without circles, so each can be read from its imports down. Every
+import counts, those inside functions too: a lazy import that closes a circle still ties the two modules
+together. A package's own __init__ and its modules are one node (selectors/__init__.py holds the registry its
+modules register in)."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"copy_as_decode": "copy_as_decode", "core": "core", "engine": "engine", "server": "server",
+            "bench": "bench", "train": "train", "synthesis": "synthesis"}  # import name -> folder (pyproject.toml)
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _node(name: str, modules: set[str]) -> str | None:
+    """The module an import names, as a node: `copy_as_decode.engine.front` -> engine.front; a name that is an
+    attribute of a module (`from .selectors import Selector`) -> that module; packages -> their __init__."""
+    parts = name.split(".")
+    if parts[0] == "copy_as_decode" and len(parts) > 1 and parts[1] in PACKAGES:
+        parts = parts[1:]
+    while parts and ".".join(parts) not in modules:
+        parts.pop()
+    return ".".join(parts) or None
+
+
+def graph() -> dict[str, set[str]]:
+    files = [p for folder in PACKAGES.values() for p in (ROOT / folder).rglob("*.py")]
+    modules = {_module(p) for p in files}
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    for path in files:
+        here = _module(path)
+        package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                stem = ".".join(base + ([node.module] if node.module else []))
+                names = [f"{stem}.{a.name}" for a in node.names]
+            for name in names:
+                target = _node(name, modules)
+                if target and target != here and not (here.startswith(target + ".") or target.startswith(here + ".")):
+                    edges[here].add(target)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while (w := stack.pop()) != v:
+                on.discard(w)
+                component.append(w)
+            on.discard(v)
+            if component:
+                out.append(sorted(component + [v]))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_graph_sees_relative_lazy_and_absolute_imports():
+    edges = graph()
+    assert "engine.selectors" in edges["engine.front"]  # from . import prompt, selectors
+    assert "engine.result" in edges["engine.selectors.windowed"]  # from ..result import EditResult
+    assert "core.contract" in edges["engine.front"]  # from copy_as_decode.core import contract
+    assert "engine.adapter" in edges["engine.models"]  # inside a function
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_imports_its_way_back_to_itself():
+    assert cycles(graph()) == []
