@@ -370,6 +370,7 @@ def _js_decls(lines: list[str]) -> list[tuple[int, int, str, str]]:
         k, e = s.header - 1, s.end - 1
         if (m := _JS_DECL.match(lines[k])) and m[2] == s.name and js_block(lines, k, e):
             found.append((k, e, s.name, m[3]))
+    # written `function NAME` once in the whole text, comments and strings included, as the long-js corpus was drawn
     counts = Counter(re.findall(r"\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)", "".join(lines)))
     return [d for d in found if counts[d[2]] == 1]
 

@@ -18,6 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.outline import Symbol
+from copy_as_decode.core.outline import javascript as js_outline
 
 from .syntax import PY_FUNCS, first_line, js_code, python_defs, unique_defs, valid_python, word
 
@@ -107,15 +109,13 @@ def _python_snippet(file: str, lines: list[str], node, name: str) -> Snippet | N
     return Snippet(f"{file}:{start}", name, text, "python")
 
 
-# JavaScript functions are found line by line here, not with core/outline.py's tree-sitter outline: a snippet
-# must be a line range from its header to a closing brace alone at the header's indent, so that it dedents into
-# a text of its own and splices back (long_edits.splice); the outline's spans take in the comments above and end
-# with the enclosing statement (`});`), and it reads nothing of a file tree-sitter finds an error in. What is
-# found here is the training data (and bench/long_corpus.py's bug cases): another finder would change both.
+# JavaScript functions are core/outline.py's (tree-sitter): name, header line, last line. A snippet is one whose
+# header is one line of _JS_HEAD's forms and whose lines are a block (js_block). The forms are those the training
+# data and the stored long-js corpus were drawn with; the outline's others (getters, private and computed
+# methods, arrow functions of a bare parameter, functions assigned to properties) would change both.
 _JS_HEAD = re.compile(r"^(\s*)(?:export\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(.*\)\s*\{\s*$"
                       r"|^(\s*)(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\([^()]*\)\s*=>\s*\{\s*$"
                       r"|^(\s*)(?:static\s+)?(?:async\s+)?([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\{\s*$")
-_JS_NOT_NAMES = {"if", "for", "while", "switch", "catch", "function", "return", "with", "constructor"}
 
 
 def js_files(roots=JS_ROOTS) -> list[Path]:
@@ -128,7 +128,7 @@ def js_files(roots=JS_ROOTS) -> list[Path]:
 
 
 def js_functions(files=None) -> list[Snippet]:
-    """Functions whose closing brace sits alone at the header's indent, MIN_LINES..MAX_LINES lines."""
+    """Functions of _JS_HEAD's forms whose lines are a block (js_block) of MIN_LINES..MAX_LINES lines."""
     out = []
     for path in js_files() if files is None else files:
         try:
@@ -139,36 +139,40 @@ def js_functions(files=None) -> list[Snippet]:
     return out
 
 
-def _js_head(line: str) -> tuple[str, str] | None:
-    """(indent, name) when the line opens a function: a declaration, an arrow function or a method."""
-    m = _JS_HEAD.match(line)
-    if not m:
-        return None
-    name = next(g for g in (m[2], m[4], m[6]) if g is not None)
-    return None if name in _JS_NOT_NAMES else (next(g for g in (m[1], m[3], m[5]) if g is not None), name)
+def js_block(lines: list[str], k: int, e: int) -> bool:
+    """Whether lines k..e (0-based) are a block that dedents into a text of its own and splices back
+    (long_edits.splice): line e a closing brace alone at line k's indent, no line between at that indent or
+    left of it."""
+    indent = lines[k][:len(lines[k]) - len(lines[k].lstrip())]
+    return lines[e].rstrip() in (indent + "}", indent + "};") and not any(
+        x.strip() and len(x) - len(x.lstrip()) <= len(indent) for x in lines[k + 1:e])
+
+
+def _js_named(lines: list[str], symbols: list[Symbol]) -> list[tuple[int, int, str]]:
+    """(header index, last line index, name) of the outline's functions whose header is a _JS_HEAD line that
+    names them; not a `constructor`, a name every class has."""
+    out = []
+    for s in symbols:
+        m = _JS_HEAD.match(lines[s.header - 1])
+        if m and s.kind != "class" and s.name == (m[2] or m[4] or m[6]) and s.name != "constructor":
+            out.append((s.header - 1, s.end - 1, s.name))
+    return out
 
 
 def _js_file_functions(file: str, lines: list[str]) -> list[Snippet]:
-    out = []
-    for k, line in enumerate(lines):
-        if not (head := _js_head(line)):
-            continue
-        indent, name = head
-        for e in range(k + 1, min(k + MAX_LINES, len(lines))):
-            if lines[e].rstrip("\r\n") in (indent + "}", indent + "};"):
-                break
-            if lines[e].strip() and len(lines[e]) - len(lines[e].lstrip()) <= len(indent):
-                e = -1
-                break
-        else:
-            continue
-        if e < 0 or e - k + 1 < MIN_LINES:
-            continue
-        text = textwrap.dedent("".join(lines[k:e + 1]))
-        if "\t" in text or not text.endswith("\n") or "`" in text or max(map(len, text.split("\n"))) > 100:
-            continue
-        out.append(Snippet(f"{file}:{k + 1}", name, text, "javascript"))
-    return out
+    named = _js_named(lines, js_outline("".join(lines)))
+    return [s for k, e, name in named if (s := _js_snippet(file, lines, k, e, name))]
+
+
+def _js_snippet(file: str, lines: list[str], k: int, e: int, name: str) -> Snippet | None:
+    """The function of lines k..e, dedented, when they are a block of MIN_LINES..MAX_LINES lines, no tab, no
+    template literal, no line over 100 characters."""
+    if not MIN_LINES <= e - k + 1 <= MAX_LINES or not js_block(lines, k, e):
+        return None
+    text = textwrap.dedent("".join(lines[k:e + 1]))
+    if "\t" in text or not text.endswith("\n") or "`" in text or max(map(len, text.split("\n"))) > 100:
+        return None
+    return Snippet(f"{file}:{k + 1}", name, text, "javascript")
 
 
 def prose_files(roots=PROSE_ROOTS) -> list[Path]:
@@ -271,25 +275,28 @@ def _python_renamable(tree, text: str) -> tuple[str, ...]:
 
 
 def _js_long(origin: str, lines: list[str]) -> LongFile:
-    heads = Counter(h[1] for x in lines if (h := _js_head(x)))
-    functions = tuple(s for s in _js_file_functions(origin, lines) if heads[s.name] == 1)
-    return LongFile(origin, "".join(lines), "javascript", functions, _js_renamable(lines))
+    symbols = js_outline("".join(lines))
+    named = _js_named(lines, symbols)
+    counts = Counter(name for *_, name in named)
+    functions = tuple(s for k, e, name in named if counts[name] == 1 and (s := _js_snippet(origin, lines, k, e, name)))
+    return LongFile(origin, "".join(lines), "javascript", functions, _js_renamable(lines, symbols))
 
 
-def _js_renamable(lines: list[str]) -> tuple[str, ...]:
-    """Top-level function declarations mentioned 2..8 times, all in code: not in strings, comments or
-    templates, not as a property or an export (renaming would change the module's interface)."""
+def _js_renamable(lines: list[str], symbols: list[Symbol]) -> tuple[str, ...]:
+    """Top-level function declarations (of the outline `symbols`, their header a line that starts with
+    `function`) mentioned 2..8 times, all in code: not in strings, comments or templates, not as a property or
+    an export (renaming would change the module's interface)."""
     text, out = "".join(lines), []
     words = Counter(re.findall(r"[\w$]+", text))  # an upper bound of the mentions, cheap to take first
-    for m in re.finditer(r"(?m)^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(", text):
-        if not 2 <= words[m[1]] <= 8:
+    for s in symbols:
+        if not lines[s.header - 1].startswith(("function", "async function")) or not 2 <= words[s.name] <= 8:
             continue
-        name, mention = re.escape(m[1]), word(m[1])
+        name, mention = re.escape(s.name), word(s.name)
         hits = [x for x in lines if mention.search(x)]
         if len(re.findall(rf"\bfunction\s*\*?\s*{name}(?![\w$])", text)) == 1 \
                 and 2 <= len(mention.findall(text)) <= 8 \
                 and not re.search(rf"\.{name}(?![\w$])|{mention.pattern}\s*:", text) \
                 and not any("exports" in x or "`" in x or x.lstrip().startswith(("*", "//", "/*"))
                             or len(mention.findall(js_code(x))) != len(mention.findall(x)) for x in hits):
-            out.append(m[1])
+            out.append(s.name)
     return tuple(out)
