@@ -51,7 +51,7 @@ def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_fa
     assert isinstance(ours, VocabTokenizer) and len(ours) == len(hf) == engine.n_vocab
     assert ours.convert_ids_to_tokens(list(range(len(hf)))) == hf.convert_ids_to_tokens(list(range(len(hf))))
     assert models.eos_id(ours) == models.eos_id(hf)
-    data = Path(__file__).resolve().parent.parent / "bench" / "data"
+    data = Path(__file__).resolve().parent.parent / "copy_as_decode" / "bench" / "data"
     docs = [json.loads(line)["before"] for f in sorted(data.glob("*.jsonl")) for line in f.open()]
     docs += ["<|im_end|> stays text", "é你好🙂\r\n\tx", ""]
     for doc in docs:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tiny_available() -> bool:
-    if not (ROOT / "engine" / "worker.py").exists():
+    if not (ROOT / "copy_as_decode" / "engine" / "worker.py").exists():
         return False
     try:
         from copy_as_decode.engine import models

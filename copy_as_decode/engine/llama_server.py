@@ -11,6 +11,8 @@ layout (BATCH_INVARIANT): with one thread a greedy rewrite is then the same toke
 import os
 from pathlib import Path
 
+from copy_as_decode import CHECKOUT
+
 from .engine_process import EngineProcess, free_port
 
 SERVER_ENV = "COPY_AS_DECODE_LLAMA_SERVER"
@@ -29,7 +31,7 @@ DRAFT_FROM_CONTEXT = ["--spec-type", "ngram-simple", "--spec-ngram-simple-size-n
 def default_server_binary() -> Path:
     """Where scripts/build-llama-server.sh puts llama-server (override with $COPY_AS_DECODE_LLAMA_SERVER)."""
     env = os.environ.get(SERVER_ENV)
-    return Path(env) if env else Path(__file__).resolve().parent.parent / ".tools" / "llama-server" / "llama-server"
+    return Path(env) if env else CHECKOUT / ".tools" / "llama-server" / "llama-server"
 
 
 class LlamaServer(EngineProcess):

@@ -16,7 +16,9 @@ from pathlib import Path
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
-ROOT = Path(__file__).resolve().parent.parent
+from copy_as_decode import CHECKOUT
+
+ROOT = CHECKOUT
 FAKE_WORKER = ROOT / "tests" / "fake_worker.py"
 TARGET_P95_MS = 50.0
 

@@ -12,6 +12,8 @@ import json
 import os
 from pathlib import Path
 
+from copy_as_decode import CHECKOUT
+
 from . import models
 from .engine_process import EngineProcess, free_port
 
@@ -25,7 +27,7 @@ BLOCK = 32  # the CPU attention backend takes multiples of 32
 def default_python() -> Path:
     """The interpreter of the vLLM environment scripts/setup-vllm.sh makes (or $COPY_AS_DECODE_VLLM_PYTHON)."""
     env = os.environ.get(PYTHON_ENV)
-    return Path(env) if env else Path(__file__).resolve().parent.parent / ".tools" / "vllm" / "bin" / "python"
+    return Path(env) if env else CHECKOUT / ".tools" / "vllm" / "bin" / "python"
 
 
 class VllmServer(EngineProcess):

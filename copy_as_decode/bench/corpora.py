@@ -23,6 +23,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from copy_as_decode import CHECKOUT
 from copy_as_decode.core.contract import EditError
 from copy_as_decode.core.resolver import resolve
 
@@ -34,7 +35,7 @@ STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every c
 LANGUAGES = ("python", "javascript", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0
-_REPO = Path(__file__).resolve().parent.parent
+_REPO = CHECKOUT
 # Node as `./run test` installs it, for machines without one on PATH.
 _BUNDLED_NODE = _REPO / ".tools" / "node24" / "node_modules" / ".bin" / "node"
 _HUMANEVALPACK = {"humanevalfix-python": "humanevalpack_python.jsonl", "humanevalfix-js": "humanevalpack_js.jsonl"}

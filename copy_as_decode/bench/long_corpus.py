@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from copy_as_decode import CHECKOUT
 from copy_as_decode.core import languages
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import javascript as js_outline
@@ -70,7 +71,7 @@ PERMISSIVE = {"MIT", "ISC", "BSD-2-Clause", "BSD-3-Clause", "Apache-2.0", "0BSD"
 # The npm packages long-js and long-text draw their files from: the global ones and the project's own tools
 # (.tools, code-server's). Not synthesis.sources.JS_ROOTS, where training harvests JavaScript (no .tools):
 # training_lines checks the files found here against that harvest.
-NPM_ROOTS = (Path("/usr/lib/node_modules"), Path(__file__).resolve().parent.parent / ".tools")
+NPM_ROOTS = (Path("/usr/lib/node_modules"), CHECKOUT / ".tools")
 NODE_DOCS = Path("/usr/share/doc/nodejs")  # under the Node.js license (MIT), as its copyright file says
 _SKIP_DIRS = {"test", "tests", "__tests__", "idle_test", "site-packages", "__pycache__", "encodings", "example",
               "examples", "fixtures"}
