@@ -20,6 +20,7 @@ import llguidance
 import llguidance.hf
 import pytest
 
+from copy_as_decode.bench import engine_process, llama_server
 from copy_as_decode.core import gbnf
 from copy_as_decode.core.contract import ContextError, IncompleteEdit
 from copy_as_decode.core.document import split_lines
@@ -27,7 +28,7 @@ from copy_as_decode.core.gbnf import State, request_grammar, state_after
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import engine_process, llama_server, models, wire
+from copy_as_decode.engine import models, wire
 from copy_as_decode.engine.remote import EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteEngine
 from copy_as_decode.engine.tracker import ProgramTracker
 

@@ -4,12 +4,13 @@ safetensors cache: tokenizer check, programs through vLLM's block prefix cache a
 these tests are skipped, with the reason."""
 import pytest
 
+from copy_as_decode.bench import vllm_server
 from copy_as_decode.bench.corpora import load, spread
 from copy_as_decode.core.contract import IncompleteEdit
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import models, vllm_server
+from copy_as_decode.engine import models
 from copy_as_decode.engine.remote import RemoteEngine
 
 pytestmark = pytest.mark.slow  # a vLLM server loads and compiles for minutes

@@ -617,8 +617,8 @@ def _peer(args, engine, stack, ngram: bool = False):
     sizes), the model's whole context, the same prompt layout."""
     import os
 
+    from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine import models
-    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine.remote import RemoteEngine
     gguf = models.gguf_file(args.model)
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),

@@ -163,8 +163,9 @@ def slot_context(tok, cases) -> int:
 def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int | None) -> list:
     """[the engine for grammar/forced/verified, the one for full] (one engine when they are the same): fresh
     servers with `concurrency` slots under --launch, else the given endpoints."""
-    from copy_as_decode.engine import models, vllm_server
-    from copy_as_decode.engine.llama_server import LlamaServer, default_server_binary
+    from copy_as_decode.bench import vllm_server
+    from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
+    from copy_as_decode.engine import models
     from copy_as_decode.engine.remote import RemoteEngine
     if args.launch == "vllm":  # loaded side by side: each compiles its kernels for a minute or two
         pair = [vllm_server.VllmServer(vllm_server.default_python(), args.model, speculative=s,

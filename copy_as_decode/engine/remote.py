@@ -54,7 +54,7 @@ class RemoteEngine(EditFront):
     """engine.front's `edit()`, decoding on a llama.cpp / OpenAI-compatible completion endpoint.
 
     `verified` and `full` are the same greedy rewrite request: drafting from the document is the engine's own
-    speculative decoding (llama-server `--spec-type ngram-simple`, engine/llama_server.py), which keeps the
+    speculative decoding (llama-server `--spec-type ngram-simple`, bench/llama_server.py), which keeps the
     output its greedy one. `gen_lines` bounds generated gens (core/gbnf.py; None: unbounded); `tags_in_gen`
     lets gen bodies hold "<copy" and "<gen"."""
 

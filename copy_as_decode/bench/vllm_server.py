@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 from copy_as_decode import CHECKOUT
+from copy_as_decode.engine import models
 
-from . import models
 from .engine_process import EngineProcess, free_port
 
 PYTHON_ENV = "COPY_AS_DECODE_VLLM_PYTHON"

@@ -1,5 +1,5 @@
 """An inference server as a child process on a loopback port: start, wait until `/health` answers 200, stop.
-engine/llama_server.py and engine/vllm_server.py say how to launch each engine; the tests and benchmarks use
+bench/llama_server.py and bench/vllm_server.py say how to launch each engine; the tests and benchmarks use
 them as context managers, and start() after stop() brings one back on the same port (a restarted engine)."""
 import ctypes
 import http.client
@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from .wire import EngineTimeout, RemoteError
+from copy_as_decode.engine.wire import EngineTimeout, RemoteError
 
 
 class EngineProcess:
