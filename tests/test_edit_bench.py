@@ -133,3 +133,27 @@ def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_f
     short, long = (Case(name, "humanevalfix-python", "fix", "x = 1\n" * n, None) for name, n in (("s", 30), ("l", 300)))
     edit_bench.measure(args, engine, {"llama-server": None, "llama-ngram": None}, [("humanevalfix-python", [short, long])])
     assert ran == [("s", "auto"), ("s", "llama-server"), ("s", "llama-ngram"), ("l", "auto"), ("l", "llama-server")]
+
+
+def test_a_refinement_runs_from_the_cache_the_edit_left_then_from_a_fresh_prompt():
+    from copy_as_decode.engine.stats import Stats
+    calls = []
+
+    class Engine:
+        said = ("conversation", "text")
+
+        def restore_cache(self, snapshot):
+            calls.append(("restore", snapshot, self.said))
+
+        def edit(self, text, instruction, selector, **kw):
+            follows = self.said is not None
+            calls.append(("edit", text, instruction, selector, kw["at"], follows))
+            return SimpleNamespace(stats=Stats(prompt_tokens=200, prompt_cached=190 if follows else 100,
+                                               follows=int(follows)))
+
+    args = SimpleNamespace(max_new_tokens=None)
+    row = edit_bench.refine(Engine(), "new text", "auto", args, "heads", "python", "40-58 (fib)")
+    assert [c[0] for c in calls] == ["edit", "restore", "edit"] and calls[1][1:] == ("heads", None)
+    assert calls[0][1:5] == ("new text", edit_bench.REFINE_INSTRUCTION, "auto", 40)  # the cursor on the window
+    assert (row["refine_prefilled"], row["refine_follows"]) == (10, 1)
+    assert (row["refine_fresh_prefilled"], row["refine_fresh_follows"]) == (100, 0)
