@@ -99,6 +99,17 @@ def test_a_rename_also_takes_every_use_with_its_function():
     doc = long_module()
     plan = windows.find(doc, "Rename the method `get` to `fetch` and update every use of it in this file.")
     assert [(w.start, w.end) for w in plan.windows] == [(12, 15), (16, 19)]  # the method, then helper's call
+    for instruction in ("Rename `Store.get` to `fetch`.", "rename the method get as fetch everywhere"):
+        assert [(w.start, w.end) for w in windows.find(doc, instruction).windows] == [(12, 15), (16, 19)]
+
+
+def test_renaming_a_local_of_the_target_takes_the_target_alone():
+    doc = long_module()
+    for instruction in ("In `Store.get`, rename the parameter key to name.",
+                        "In Store.get rename `key` to `name`."):
+        plan = windows.find(doc, instruction)
+        assert [(w.start, w.end) for w in plan.windows] == [(12, 15)], instruction  # not helper's call of get
+        assert plan.reason == "named: Store.get"
 
 
 def test_without_a_name_the_words_search_the_symbols_and_say_why():

@@ -36,6 +36,9 @@ CONFIDENCE = 0.5          # the least probability of the model's choice among se
                           # search's own first (else the search's first is taken)
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?|every call|"
                   r"all calls|calls? (of|to)|existing [^.]{0,40}calls)\b", re.I)
+# what a rename renames: "rename [the local variable] `x` to ...", its name in group 1
+RENAMED = re.compile(r"\brenam\w*\s+(?:the\s+)?(?:(?:local\s+)?(?:variable|parameter|argument|attribute|field|"
+                     r"function|method|class|constant)\s+)?[`'\"]?([A-Za-z_$][\w$.]*)[`'\"]?\s+(?:to|as|into)\b", re.I)
 MOVES = re.compile(r"\b(stand[- ]?alone|top[- ]level|module[- ]level|out of (the|its) class|free function)\b", re.I)
 _QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -176,9 +179,12 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     moving = _first_target(targets, said)
     if len(moving) == 1 and moving[0].kind == "method" and MOVES.search(instruction) and language == "python":
         return _move(document, lines, moving[0], language, symbols)
-    if targets and USES.search(instruction) and language in ("python", "javascript"):
+    # every use of the targets, unless what is renamed is a name inside them (a local, a parameter)
+    renamed = RENAMED.search(instruction)
+    used = {s.name for s in targets} & ({renamed[1].rsplit(".", 1)[-1]} if renamed else {s.name for s in targets})
+    if used and USES.search(instruction) and language in ("python", "javascript"):
         spans = [(s.start, s.end, s.qualname) for s in targets]
-        spans += _uses(document, lines, language, symbols, {s.name for s in targets}, spans)
+        spans += _uses(document, lines, language, symbols, used, spans)
         return _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
                         symbols)
     cursor = at_cursor(symbols, at) if at is not None else None
