@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from copy_as_decode.core import contract, languages
+from copy_as_decode.engine.backend import add_arguments, budget, make_engine
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
            "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards"}
@@ -48,13 +49,6 @@ def writable(path: str) -> None:
         raise UserError(f"{path}: cannot write here (permission denied); nothing was changed")
 
 
-def budget_arg(value: str):
-    try:
-        return contract.parse_budget(value)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
 def line_span(value: str) -> tuple[int, int]:
     a, sep, b = value.partition("-")
     try:
@@ -76,45 +70,6 @@ def line_number(value: str) -> int:
     return line
 
 
-def add_engine_arguments(p: argparse.ArgumentParser, several_quants: bool = False, research: bool = False) -> None:
-    """The model and backend options; several_quants: `--quant` takes a list (a benchmark runs each); research: also
-    the knobs that benchmarks compare and an edit has no use for (the prefill dtype, the prompt cache, the
-    grammar variant, the prompt layout), which `edit` and `worker` leave at their measured defaults."""
-    p.add_argument("--model", default=contract.DEFAULT_MODEL,
-                   help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
-    p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
-                   default=["none", "gguf"] if several_quants else "auto",
-                   help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
-                        "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "
-                        "(default; measured in docs/benchmarks.md, \"Quantized weights, measured\")"
-                        + ("; several: each in turn" if several_quants else ""))
-    p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
-    p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
-    p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
-    from copy_as_decode.engine.backend import add_arguments
-    add_arguments(p)
-    if not research:
-        return
-    p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
-                   help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
-                        "(default: --dtype)")
-    p.add_argument("--prompt-cache-mb", type=int, default=contract.PROMPT_CACHE_MB,
-                   help="torch engine: memory for the KV caches of recent prompts, reused by later edits "
-                        f"(default {contract.PROMPT_CACHE_MB})")
-    from copy_as_decode.core.grammar import DEFAULT_RULE, RULES
-    p.add_argument("--grammar-rule", default=DEFAULT_RULE, choices=RULES,
-                   help="the program grammar's variant (core/grammar.py)")
-    from copy_as_decode.engine.prompt import DEFAULT_LAYOUT, LAYOUTS
-    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
-                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
-                        "docs/benchmarks.md, \"Prompt layout\")")
-
-
-def engine_from(args):
-    from copy_as_decode.engine.backend import make_engine
-    return make_engine(args)
-
-
 def cmd_program(args) -> int:
     from copy_as_decode.core.oracle import line_oracle, token_oracle
     from copy_as_decode.core.program import format_program
@@ -134,7 +89,7 @@ def cmd_edit(args) -> int:
     document = read_text(args.path)
     if args.write:
         writable(args.path)
-    engine = engine_from(args)
+    engine = make_engine(args)
     selector = engine.selector_for(args.selector, args.lines, args.at)
 
     class Bar(contract.Hooks):
@@ -181,7 +136,7 @@ def cmd_edit(args) -> int:
 
 def cmd_worker(args) -> int:
     from copy_as_decode.engine.worker import Worker
-    Worker(engine_from(args)).serve()
+    Worker(make_engine(args)).serve()
     return 0
 
 
@@ -230,17 +185,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--at", type=line_number, metavar="LINE",
                    help="the cursor's line (1-based): the function, method or section there is edited, unless the "
                         "instruction names another")
-    s.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
+    s.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")
     s.add_argument("--temperature", type=float, default=0.0)
     s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
     s.add_argument("--show-program", action="store_true", help="print the copy/gen program on stderr")
-    add_engine_arguments(s)
+    add_arguments(s)
     s.set_defaults(func=cmd_edit)
 
     s = sub.add_parser("worker", help="serve edits over JSON-RPC on stdio (docs/worker-protocol.md)")
-    add_engine_arguments(s)
+    add_arguments(s)
     s.set_defaults(func=cmd_worker)
 
     s = sub.add_parser("serve", help="run the language server (stdio; --tcp for debugging)", add_help=False)

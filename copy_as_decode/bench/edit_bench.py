@@ -75,8 +75,8 @@ REFINE_INSTRUCTION = "Add a short comment above the line you changed that says w
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import field_value, line_range
-    from copy_as_decode.cli import add_engine_arguments, budget_arg
-    add_engine_arguments(p, research=True)
+    from copy_as_decode.engine.backend import add_arguments, budget
+    add_arguments(p, research=True)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
     p.add_argument("--corpora", nargs="+",
                    help=f"named corpora (default, without --corpus: {' '.join(DEFAULT_CORPORA)})")
@@ -90,7 +90,7 @@ def add_arguments(p) -> None:
                         "held-out ones; figures on the two are reported apart")
     p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
                    choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
-    p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
+    p.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--second-edit", action="store_true",
                    help="also measure what a second edit of each file (SECOND_INSTRUCTION) prefills after the first")
@@ -533,7 +533,7 @@ def print_tables(report: dict) -> None:
 def run(args) -> int:
     from copy_as_decode.bench.corpora import LOCATE_CORPORA, spread, where, within_lines
     from copy_as_decode.bench.locate_corpus import spread_bases
-    from copy_as_decode.cli import engine_from
+    from copy_as_decode.engine.backend import make_engine
     corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)
                 if name in LOCATE_CORPORA else spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
@@ -545,7 +545,7 @@ def run(args) -> int:
         located = [c for name, cases in corpora if name.startswith("locate-") for c in cases]
         corpora += [(ALONE, alone(corpora))] if len(located) < sum(len(c) for _, c in corpora) else []
         beside = {a.id: a for a in locate_corpus.alone(located)}
-    engine = engine_from(args)
+    engine = make_engine(args)
     if engine.quant != "none" and "prompt-lookup" in args.selectors:  # transformers' generate(), torch weights
         print("bench edit: prompt-lookup runs on torch weights only (--quant none); left out", file=sys.stderr)
         args.selectors = [s for s in args.selectors if s != "prompt-lookup"]

@@ -20,8 +20,8 @@ STEPS = 32  # decode steps a decode-step time is the median of
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.cli import add_engine_arguments
-    add_engine_arguments(p, several_quants=True, research=True)
+    from copy_as_decode.engine.backend import add_arguments
+    add_arguments(p, several_quants=True, research=True)
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     p.add_argument("--prefix", type=int, default=256, help="tokens already in the cache")
     p.add_argument("--repeats", type=int, default=3)
@@ -144,10 +144,10 @@ def plot(runs: list[dict], path: Path, title: str) -> None:
 def run(args) -> int:
     import torch
 
-    from copy_as_decode.cli import engine_from
+    from copy_as_decode.engine.backend import make_engine
     runs, tok, threads = [], None, args.threads or torch.get_num_threads()
     for quant in dict.fromkeys(args.quant):
-        engine = engine_from(argparse.Namespace(**{**vars(args), "quant": quant}))
+        engine = make_engine(argparse.Namespace(**{**vars(args), "quant": quant}))
         print(f"kernel: {args.model} on {engine.device} ({engine.dtype}, {threads} threads), "
               f"prefix {args.prefix} tokens, median of {args.repeats}", file=sys.stderr)
         points, step = measure(engine, args.sizes, args.prefix, args.repeats)

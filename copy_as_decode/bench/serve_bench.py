@@ -32,8 +32,8 @@ LAUNCH = ("llama.cpp", "vllm")
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import line_range
-    from copy_as_decode.cli import budget_arg
     from copy_as_decode.core.contract import DEFAULT_MODEL
+    from copy_as_decode.engine.backend import budget
     from copy_as_decode.engine.remote import APIS, ENDPOINT_ENV, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")
@@ -51,7 +51,7 @@ def add_arguments(p) -> None:
     p.add_argument("--corpus", default="humanevalfix-python", help="a corpus name or a .jsonl file of cases")
     p.add_argument("--lines", type=line_range, metavar="LO-HI", help="only cases whose document has LO..HI lines")
     p.add_argument("--selectors", nargs="+", default=list(SELECTORS), choices=SELECTORS)
-    p.add_argument("--max-new-tokens", type=budget_arg, default=None, metavar="N|auto",
+    p.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--gen-lines", type=_gen_lines, default=GEN_LINES, metavar="K|none",
                    help=f"lines a generated gen may hold (default {GEN_LINES}; none: unbounded)")

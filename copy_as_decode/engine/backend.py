@@ -1,15 +1,39 @@
 """Which engine runs the edits: the local model (engine.Engine) or an inference engine over HTTP
 (engine.remote.RemoteEngine). Both expose the same `edit()`; the worker, the CLI and the benchmarks take either."""
+import argparse
 import os
 
+from copy_as_decode.core import contract
 from copy_as_decode.core.contract import REQUEST_TIMEOUT
 
 BACKENDS = ("local", "remote")
 BACKEND_ENV = "COPY_AS_DECODE_BACKEND"
 
 
-def add_arguments(p) -> None:
-    """The backend options, added next to the model options by copy_as_decode.cli.add_engine_arguments."""
+def budget(value: str):
+    """argparse type of a token budget: N or auto (core/contract.py parse_budget)."""
+    try:
+        return contract.parse_budget(value)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_arguments(p, several_quants: bool = False, research: bool = False) -> None:
+    """The engine's options and their defaults, for the CLI's `edit` and `worker` and every benchmark: the model
+    and the backend. several_quants: `--quant` takes a list (a benchmark runs each); research: also the knobs
+    that benchmarks compare and an edit has no use for (the prefill dtype, the prompt cache, the grammar
+    variant, the prompt layout), which `edit` and `worker` leave at their measured defaults."""
+    p.add_argument("--model", default=contract.DEFAULT_MODEL,
+                   help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
+    p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
+                   default=["none", "gguf"] if several_quants else "auto",
+                   help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
+                        "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "
+                        "(default; measured in docs/benchmarks.md, \"Quantized weights, measured\")"
+                        + ("; several: each in turn" if several_quants else ""))
+    p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
+    p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
+    p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
     from .remote import APIS, ENDPOINT_ENV
     p.add_argument("--backend", choices=BACKENDS, default=os.environ.get(BACKEND_ENV, "local"),
                    help="local: run the model here; remote: decode on an inference engine at --endpoint "
@@ -24,6 +48,21 @@ def add_arguments(p) -> None:
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
+    if not research:
+        return
+    p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
+                   help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
+                        "(default: --dtype)")
+    p.add_argument("--prompt-cache-mb", type=int, default=contract.PROMPT_CACHE_MB,
+                   help="torch engine: memory for the KV caches of recent prompts, reused by later edits "
+                        f"(default {contract.PROMPT_CACHE_MB})")
+    from copy_as_decode.core.grammar import DEFAULT_RULE, RULES
+    p.add_argument("--grammar-rule", default=DEFAULT_RULE, choices=RULES,
+                   help="the program grammar's variant (core/grammar.py)")
+    from .prompt import DEFAULT_LAYOUT, LAYOUTS
+    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
+                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
+                        "docs/benchmarks.md, \"Prompt layout\")")
 
 
 def make_engine(args):
@@ -32,9 +71,8 @@ def make_engine(args):
     With the remote backend `--model` names the local tokenizer the prompts are built with (a built-in,
     a .gguf file or an HF id/directory); it must tokenize like the served model, which is checked at start-up.
     """
-    from copy_as_decode.core.contract import DEFAULT_MODEL
     backend = getattr(args, "backend", None) or "local"
-    model = getattr(args, "model", None) or DEFAULT_MODEL
+    model = getattr(args, "model", None) or contract.DEFAULT_MODEL
     engine = _engine(args, backend, model)
     engine.layout = getattr(args, "layout", None) or engine.layout
     return engine
