@@ -1,6 +1,7 @@
 """What the edit command is asked (EditCommand) and what came of it (Outcome), as JSON on the wire, and the
 names of the commands and code actions the editor sees."""
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from lsprotocol import types
@@ -80,10 +81,23 @@ def range_json(r: types.Range) -> dict:
             "end": {"line": r.end.line, "character": r.end.character}}
 
 
+class Status(StrEnum):
+    """How an edit command ended; the command's result and the tests read it as its string."""
+    OK = "ok"                  # edits made, not yet applied
+    APPLIED = "applied"
+    REJECTED = "rejected"      # the user declined a reviewed edit
+    REFUSED = "refused"        # the client did not apply it
+    UNCHANGED = "unchanged"    # the model made no change
+    STALE = "stale"            # the document changed before or while the edit ran
+    CANCELLED = "cancelled"
+    SUPERSEDED = "superseded"  # a newer edit of the document replaced it
+    TIMEOUT = "timeout"
+    ERROR = "error"
+
+
 @dataclass
 class Outcome:
-    # ok (not yet applied) | applied | rejected | refused | unchanged | stale | cancelled | superseded | timeout | error
-    status: str
+    status: "Status"
     uri: str = ""
     version: int | None = None
     edits: list[types.TextEdit] = field(default_factory=list)
@@ -94,7 +108,7 @@ class Outcome:
     warning: str | None = None  # why the edit may only be reviewed (it deletes lines unasked)
 
     def result(self) -> dict:
-        out = {"applied": self.status == "applied", "status": self.status, "reviewed": self.reviewed,
+        out = {"applied": self.status == Status.APPLIED, "status": self.status, "reviewed": self.reviewed,
                "edits": len(self.edits)}
         if self.stats is not None:
             out["stats"] = self.stats

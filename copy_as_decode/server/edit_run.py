@@ -21,7 +21,7 @@ from copy_as_decode.core import languages
 from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG
 
 from . import positions
-from .edit_request import EDIT_TITLE, EditCommand, Outcome
+from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
 from .jobs import Job, Progress
 from .settings import SECTION, Settings
 from .worker_client import RequestCancelled, Superseded, WorkerCrashed, WorkerError
@@ -61,28 +61,28 @@ class EditRunner:
             if not job.cancelled:  # the server is stopping, or pygls cancelled the request's task
                 raise
             asyncio.current_task().uncancel()
-            return Outcome("cancelled", req.uri, req.version)
+            return Outcome(Status.CANCELLED, req.uri, req.version)
         except Exception as e:  # a fault of the server itself: still one line, not a traceback in the editor
             log.exception("edit of %s failed", req.uri)
             progress.end("failed")
-            return self._fail(req, "error", f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
+            return self._fail(req, Status.ERROR, f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
 
     async def _run(self, req: EditCommand, settings: Settings, can_review: bool, progress: Progress) -> Outcome:
         doc = self.document(req.uri)
         if doc is None:
-            return self._fail(req, "error", "the document is not open in the editor")
+            return self._fail(req, Status.ERROR, "the document is not open in the editor")
         version = doc.version if req.version is None else req.version
         if doc.version != version:
-            return self._fail(req, "stale", "the document changed before the edit started; nothing was applied",
+            return self._fail(req, Status.STALE, "the document changed before the edit started; nothing was applied",
                               types.MessageType.Warning)
         text = doc.source
         index = self.index(doc)
         if (bad := _not_unicode(text)) is not None:
             line = index.position_at(bad).line + 1
-            return self._fail(req, "error", f"the document holds text that is not valid Unicode (line {line}); "
+            return self._fail(req, Status.ERROR, f"the document holds text that is not valid Unicode (line {line}); "
                                             "nothing was changed")
         if _not_unicode(req.instruction) is not None:
-            return self._fail(req, "error", "the instruction holds text that is not valid Unicode; nothing was changed")
+            return self._fail(req, Status.ERROR, "the instruction holds text that is not valid Unicode; nothing was changed")
         params = {"document": text, "instruction": req.instruction, "selector": settings.selector,
                   "max_new_tokens": settings.budget}
         if req.range is not None:
@@ -99,47 +99,47 @@ class EditRunner:
                 result = await self.worker.edit(params, progress.report, key=req.uri)
         except TimeoutError:
             progress.end("timed out")
-            return self._fail(req, "timeout", f"the edit timed out after {settings.timeout:g} s; nothing was applied")
+            return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")
         except Superseded:
             progress.end("superseded")
-            return self._fail(req, "superseded", "a newer edit of this document replaced the running one",
+            return self._fail(req, Status.SUPERSEDED, "a newer edit of this document replaced the running one",
                               types.MessageType.Info)
         except RequestCancelled:
             progress.end("cancelled")
-            return Outcome("cancelled", req.uri, version)
+            return Outcome(Status.CANCELLED, req.uri, version)
         except WorkerCrashed as e:
             progress.end("failed")
-            return self._fail(req, "error", f"{e}; it restarts with the next edit")
+            return self._fail(req, Status.ERROR, f"{e}; it restarts with the next edit")
         except WorkerError as e:
             refused = (e.data or {}).get("text") if e.code == INCOMPLETE and (e.data or {}).get("stop") == SKIPPED else None
             if isinstance(refused, str) and can_review and settings.review != "never":
                 result, warning = {"text": refused, "stats": (e.data or {}).get("stats")}, str(e)
             else:
                 progress.end("incomplete" if e.code == INCOMPLETE else "failed")
-                return self._fail(req, "error", _worker_message(e, settings))
+                return self._fail(req, Status.ERROR, _worker_message(e, settings))
         stats = result.get("stats") if isinstance(result, dict) else None
         new = result.get("text") if isinstance(result, dict) else None
         if not isinstance(new, str):
             progress.end("failed")
-            return self._fail(req, "error", "the model worker gave no text")
+            return self._fail(req, Status.ERROR, "the model worker gave no text")
         doc = self.document(req.uri)
         if doc is None or doc.version != version:
             progress.end("document changed")
-            return self._fail(req, "stale", "the document changed while the edit ran; nothing was applied",
+            return self._fail(req, Status.STALE, "the document changed while the edit ran; nothing was applied",
                               types.MessageType.Warning, stats)
         from copy_as_decode.core.text_edits import text_edits  # here: it pulls in numpy, slow to import
         edits = positions.to_lsp_edits(text, 0, text_edits(text, new), index)
         if not edits:
             progress.end("no change")
-            return self._fail(req, "unchanged", "the model made no change", types.MessageType.Info, stats)
+            return self._fail(req, Status.UNCHANGED, "the model made no change", types.MessageType.Info, stats)
         hunks = [positions.hunk(index, e) for e in edits]
         reviewed = can_review and (warning is not None or settings.reviews(sum(h.changed for h in hunks)))
         progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
         if warning is not None:  # a refused deletion, offered only for review: each hunk says why
             self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
-        return Outcome("ok", req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
+        return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
 
-    def _fail(self, req: EditCommand, status: str, message: str, kind=types.MessageType.Error,
+    def _fail(self, req: EditCommand, status: Status, message: str, kind=types.MessageType.Error,
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)

@@ -37,6 +37,7 @@ from .edit_request import (
     INTERACTIVE_COMMAND,
     EditCommand,
     Outcome,
+    Status,
     position_json,
     range_json,
     shorten,
@@ -288,7 +289,7 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
     except ValueError:
         return action  # not one of ours
     outcome = await ls.run_edit(req, title=action.title)
-    if outcome.status == "ok":
+    if outcome.status == Status.OK:
         action.edit = text_document_edit(outcome, req.instruction, ls.declares_document_changes())
     return action
 
@@ -299,9 +300,9 @@ async def edit_command(ls: CopyAsDecodeServer, *args):
         req = EditCommand.from_json(args[0] if len(args) == 1 else None)
     except ValueError as e:
         ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
-        return {"applied": False, "status": "error", "reviewed": False, "message": str(e)}
+        return {"applied": False, "status": Status.ERROR, "reviewed": False, "message": str(e)}
     outcome = await ls.run_edit(req)
-    if outcome.status == "ok":
+    if outcome.status == Status.OK:
         outcome.status = await _apply(ls, outcome, req.instruction)
     return outcome.result()
 
@@ -314,13 +315,13 @@ async def _apply(ls: CopyAsDecodeServer, outcome: Outcome, instruction: str) -> 
             edit=text_document_edit(outcome, instruction, ls.declares_document_changes()), label="Copy-as-Decode"))
     except Exception as e:
         ls.tell(types.MessageType.Error, f"the editor did not apply the edit: {e}")
-        return "refused"
+        return Status.REFUSED
     if res.applied:
-        return "applied"
+        return Status.APPLIED
     if outcome.reviewed and not res.failure_reason:
-        return "rejected"
+        return Status.REJECTED
     ls.tell(types.MessageType.Error, f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
-    return "refused"
+    return Status.REFUSED
 
 
 @server.command(CANCEL_COMMAND)
