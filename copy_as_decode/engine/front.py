@@ -63,9 +63,11 @@ class EditFront:
         return result
 
     def selector_for(self, selector: str, lines: tuple[int, int] | None, at: int | None) -> str:
-        """The selector an edit runs: a selection is always the window of a `windowed` edit (only those lines
-        may change); `auto` is `windowed` when the editor gives the cursor, else auto_selector()."""
-        if lines is not None and selector != "forced" or selector == contract.AUTO and at is not None:
+        """The selector an edit runs: a selection is always the window of a windowed edit (only those lines
+        may change: `windowed`, or `once` when asked); `auto` is `windowed` when the editor gives the cursor,
+        else auto_selector()."""
+        if selector == contract.AUTO and at is not None or \
+                lines is not None and selector != "forced" and not selectors.windowed(selector):
             return "windowed"
         return self.auto_selector() if selector == contract.AUTO else selector
 
