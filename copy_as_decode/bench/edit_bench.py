@@ -52,7 +52,7 @@ from copy_as_decode.engine.selectors import OFFERED, windowed
 # llama-server: the peer a user would run instead, llama.cpp's plain greedy rewrite of the same prompt with the
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
 # llama-ngram: llama-server with its own n-gram speculation (--spec-type ngram-simple), the peer's best path on
-# the function a user would select by hand: it runs on the function-alone corpus (`--alone`) only.
+# what a user would select by hand: the function alone (`--alone`), or a file under SHORT_LINES lines whole.
 SELECTORS = (*OFFERED, "grammar-cold", "prompt-lookup")
 PEER = "llama-server"
 NGRAM = "llama-ngram"
