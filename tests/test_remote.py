@@ -656,9 +656,13 @@ def test_bench_serve_writes_its_table(server, tmp_path, capsys):
     assert [r["concurrency"] for r in report["runs"]] == [1, 2]
     phases = report["runs"][1]["phases"]
     forced, verified, full = (phases[s]["summary"] for s in ("forced", "verified", "full"))
-    assert forced["edits"] == full["edits"] == 2 and forced["errors"] == 0 and forced["exact"] == 2
+    assert forced["edits"] == full["edits"] == verified["edits"] == 2 and forced["errors"] == 0
+    assert forced["exact"] == 2 and "speedup_vs_full" in forced
     assert forced["prefilled"] > 0 and forced["cached"] > 0 and 0 < forced["cache_hit"] < 1
-    assert verified["same_as_full"] == 2 and "speedup_vs_full" in forced
+    # Token for token only one request at a time: two in flight share the server's batches, whose kernels round
+    # otherwise than a single sequence's, so a greedy tie may part (a clean clone's run saw full itself differ).
+    alone = report["runs"][0]["phases"]
+    assert alone["verified"]["summary"]["same_as_full"] == 2
     assert "verified" in capsys.readouterr().out
 
 
