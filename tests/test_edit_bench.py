@@ -143,6 +143,7 @@ def test_a_refinement_runs_from_the_cache_the_edit_left_then_from_a_fresh_prompt
         said = ("conversation", "text")
 
         def restore_cache(self, snapshot):
+            self.said = None
             calls.append(("restore", snapshot, self.said))
 
         def edit(self, text, instruction, selector, **kw):

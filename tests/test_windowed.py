@@ -190,3 +190,6 @@ def test_a_rewrite_of_the_last_answer_continues_its_conversation(qwen_tokenizer)
     front.choose(qwen_tokenizer.encode("pick"), ["a"], Hooks())  # another decode between: nothing to continue
     front.edit(first.text, "In `Store.get`, give a default of 0 instead.")
     assert front.prompts[3].count("Instruction:") == 1
+    again = front.edit(DOC, "Fix `Store.get`: missing keys should give None.")
+    front.resident = front.resident[:5]  # the cache no longer holds it: the conversation would cost more
+    assert not front.edit(again.text, "In `Store.get`, give a default of 0 instead.").stats.follows

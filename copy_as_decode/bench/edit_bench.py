@@ -175,7 +175,6 @@ def refine(engine, text: str, selector: str, args, warm, language, windows: str 
     out = {}
     for key in ("refine", "refine_fresh"):
         if key == "refine_fresh":
-            engine.said = None
             engine.restore_cache(warm)
         start = time.perf_counter()
         try:

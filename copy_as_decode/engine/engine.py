@@ -114,5 +114,9 @@ class Engine(EditFront):
         return self.prefix.fork()
 
     def restore_cache(self, snapshot=None) -> None:
-        """The prompt cache as `snapshot` held it (None: empty)."""
+        """The prompt cache as `snapshot` held it (None: empty); the last rewrite's conversation is forgotten."""
         self.prefix = self.prefix.cold() if snapshot is None else snapshot.fork()
+        self.said = None
+
+    def held(self, ids: list[int]) -> int:
+        return self.prefix.held(ids)

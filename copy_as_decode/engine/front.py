@@ -34,9 +34,9 @@ class EditFront:
         self.tok, self.context, self.trained = tok, context, trained
         self.tok_lock = threading.Lock()  # HF fast tokenizers are not safe to call from several threads
         # The last decode when it was a finished rewrite: its conversation, ending with the answer as the model
-        # wrote it (token ids), and the document that answer is. The engine's cache holds exactly those tokens
-        # (engine/llama_cpp.py ResidentPrefix, llama-server's slot), so a rewrite of that document (the answer
-        # accepted, then refined) continues the conversation and prefills only its new instruction.
+        # wrote it (token ids), and the document that answer is. While the engine's cache still holds those
+        # tokens (held()), a rewrite of that document (the answer accepted, then refined) continues the
+        # conversation and prefills only its new instruction.
         self.said: tuple[list[dict], str] | None = None
 
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
@@ -118,10 +118,16 @@ class EditFront:
         """The model's rewrite of the request's document, drafted from it and checked when `draft` (`verified`),
         or decoded token by token (`full`): the same greedy output either way."""
         lf = request.lf
-        follows = self.said is not None and self.said[1].rstrip("\n") == lf.rstrip("\n")
         with self.tok_lock:
-            ids, fence, messages = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout,
-                                                       self.said[0] if follows else None)
+            ids, fence, messages = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout)
+            if self.said is not None and self.said[1].rstrip("\n") == lf.rstrip("\n"):
+                turn = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout, self.said[0])
+            else:
+                turn = None
+        # the conversation only when it costs less to prefill than a fresh prompt (its tokens are still held)
+        follows = turn is not None and len(turn[0]) - self.held(turn[0]) < len(ids) - self.held(ids)
+        if follows:
+            ids, fence, messages = turn
         self.said = None
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, request.max_new_tokens)
@@ -133,6 +139,10 @@ class EditFront:
         stats.follows = int(follows)
         self.said = (messages + [{"role": "assistant", "content": self.encode(fence + "\n") + list(tokens)}], body)
         return EditResult(request.restore(body), stats, tokens, before=request.document)
+
+    def held(self, ids: list[int]) -> int:
+        """How many of `ids`' first tokens the engine's cache holds now (0: it cannot tell)."""
+        return 0
 
     def choose(self, ids: list[int], options: list[str], hooks: Hooks) -> tuple[str, float] | None:
         """The model's greedy pick of one of `options` after prompt `ids`, with the probability it gave it;

@@ -145,6 +145,10 @@ class ResidentPrefix:
         self.lm.crop(_common(self.lm.resident, kept))
         return ResidentPrefix(self.lm, kept)
 
+    def held(self, ids: list[int]) -> int:
+        """How many of `ids`' first tokens the context holds."""
+        return _common(self.lm.resident, ids)
+
     def cold(self) -> "ResidentPrefix":
         """The context emptied: the next prompt is prefilled whole."""
         self.lm.crop(0)

@@ -42,6 +42,10 @@ class PrefixCache:
         other.entries, other.model_id = OrderedDict(self.entries), self.model_id
         return other
 
+    def held(self, ids: list[int]) -> int:
+        """How many of `ids`' first tokens the longest matching entry holds."""
+        return max((common_prefix(key, ids) for key in self.entries), default=0)
+
     def cold(self) -> "PrefixCache":
         """An empty cache of the same size: the next prompt is prefilled whole."""
         return PrefixCache(self.max_bytes)
