@@ -3,6 +3,7 @@ windows, the head/tail rule) without a model run."""
 from copy_as_decode.core.contract import EOS, FENCE
 from copy_as_decode.core.program import parse
 from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.prefix_cache import common_prefix
 from copy_as_decode.engine.stats import Stats
 
 
@@ -40,7 +41,7 @@ class ScriptedFront(EditFront):
         return parse(text), Stats(stop=EOS, sampled=3, budget=plan.budget.limit)
 
     def held(self, ids):
-        return next((k for k, (a, b) in enumerate(zip(self.resident, ids)) if a != b), min(len(self.resident), len(ids)))
+        return common_prefix(self.resident, ids)
 
     def _choose(self, ids, options, hooks):
         self.options, self.choice_prompt, self.resident = options, self.tok.decode(ids), list(ids)

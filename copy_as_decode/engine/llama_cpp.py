@@ -20,6 +20,8 @@ from types import SimpleNamespace
 import numpy as np
 import torch
 
+from .prefix_cache import common_prefix
+
 BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
 OUTPUTS = 128  # logits rows per llama_decode: a longer verification goes in pieces (each row is 0.6 MB)
 GROW = 1024  # the context is allocated in steps of this many positions, as edits need them
@@ -142,12 +144,12 @@ class ResidentPrefix:
         """The context cut back to what it shares with the tokens it held at the first fork (the benchmark's
         prompt heads), as a fork of PrefixCache holds only the entries of then."""
         kept = list(self.lm.resident) if self.kept is None else self.kept
-        self.lm.crop(_common(self.lm.resident, kept))
+        self.lm.crop(common_prefix(self.lm.resident, kept))
         return ResidentPrefix(self.lm, kept)
 
     def held(self, ids: list[int]) -> int:
         """How many of `ids`' first tokens the context holds."""
-        return _common(self.lm.resident, ids)
+        return common_prefix(self.lm.resident, ids)
 
     def cold(self) -> "ResidentPrefix":
         """The context emptied: the next prompt is prefilled whole."""
@@ -159,16 +161,12 @@ class ResidentPrefix:
         after it may fill, so the context is allocated once, before the prompt goes in."""
         lm, prompt = self.lm, ids[:-1]
         lm.reserve(max(len(ids) + positions, 1))
-        reused = _common(lm.resident, prompt)
+        reused = common_prefix(lm.resident, prompt)
         lm.crop(reused)
         view = KVView(lm)
         if reused < len(prompt):
             lm(torch.tensor([prompt[reused:]]), view, logits_to_keep=1)
         return view, reused
-
-
-def _common(a: list[int], b: list[int]) -> int:
-    return next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
