@@ -84,42 +84,54 @@ def cmd_resolve(args) -> int:
     return 0
 
 
+class Bar(contract.Hooks):
+    """Sampled tokens against the budget on stderr: the bar's end is where the edit would be cut off."""
+
+    def __init__(self, desc: str):
+        from tqdm import tqdm
+        self.bar = tqdm(total=None, unit="tok", desc=desc, file=sys.stderr, dynamic_ncols=True)
+
+    def progress(self, stats, text):
+        self.bar.total, self.bar.n = stats.budget or None, stats.sampled
+        if stats.windows:
+            self.bar.set_description(stats.windows, refresh=False)
+        self.bar.set_postfix(copied=stats.spliced, refresh=True)
+
+
+def put_result(args, document: str, text: str) -> None:
+    """The edited text written to args.path (--write), else its unified diff on stdout."""
+    if args.write:
+        try:
+            Path(args.path).write_bytes(text.encode("utf-8"))
+        except OSError as e:
+            raise UserError(f"{args.path}: {e.strerror or e}; nothing was changed") from None
+    else:
+        diff = difflib.unified_diff(document.splitlines(True), text.splitlines(True), f"a/{args.path}", f"b/{args.path}")
+        write_stdout("".join(diff) or "(no change)\n")
+
+
+def deletes(stats) -> str:
+    return f"deletes {stats.deleted_lines} non-blank line{'s' if stats.deleted_lines != 1 else ''}"
+
+
+def language_of(path: str) -> str | None:
+    return languages.outline_name(languages.of_suffix(Path(path).suffix))
+
+
 def cmd_edit(args) -> int:
-    from tqdm import tqdm
     document = read_text(args.path)
     if args.write:
         writable(args.path)
     engine = make_engine(args)
     selector = engine.selector_for(args.selector, args.lines, args.at)
-
-    class Bar(contract.Hooks):
-        """Sampled tokens against the budget: the bar's end is where the edit would be cut off."""
-
-        def __init__(self):
-            self.bar = tqdm(total=None, unit="tok", desc=selector, file=sys.stderr, dynamic_ncols=True)
-
-        def progress(self, stats, text):
-            self.bar.total, self.bar.n = stats.budget or None, stats.sampled
-            if stats.windows:
-                self.bar.set_description(stats.windows, refresh=False)
-            self.bar.set_postfix(copied=stats.spliced, refresh=True)
-
-    bar = Bar()
+    bar = Bar(selector)
     try:
         result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
                              temperature=args.temperature, hooks=bar, lines=args.lines, at=args.at,
-                             language=languages.outline_name(languages.of_suffix(Path(args.path).suffix)))
+                             language=language_of(args.path))
     finally:
         bar.bar.close()
-    if args.write:
-        try:
-            Path(args.path).write_bytes(result.text.encode("utf-8"))
-        except OSError as e:
-            raise UserError(f"{args.path}: {e.strerror or e}; nothing was changed") from None
-    else:
-        diff = difflib.unified_diff(document.splitlines(True), result.text.splitlines(True),
-                                    f"a/{args.path}", f"b/{args.path}")
-        write_stdout("".join(diff) or "(no change)\n")
+    put_result(args, document, result.text)
     if args.show_program:
         print(result.program, file=sys.stderr)
     s = result.stats
@@ -129,8 +141,32 @@ def cmd_edit(args) -> int:
           f"mask {s.mask_s:.2f})", file=sys.stderr)
     from copy_as_decode.engine.selectors import windowed
     where = f"windows {s.windows}" if windowed(s.selector) else s.windows
-    print(f"{where + '; ' if where else ''}deletes {s.deleted_lines} non-blank line{'s' if s.deleted_lines != 1 else ''}",
-          file=sys.stderr)
+    print(f"{where + '; ' if where else ''}{deletes(s)}", file=sys.stderr)
+    return 0
+
+
+def cmd_apply(args) -> int:
+    from copy_as_decode.engine.apply import apply
+    document = read_text(args.path)
+    if args.block in (None, "-"):
+        try:
+            block = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UserError(f"the block on stdin is not UTF-8 (byte {e.start})") from None
+    else:
+        block = read_text(args.block)
+    if args.write:
+        writable(args.path)
+    bar = Bar("apply")
+    try:  # the model is loaded only for a part whose place the block does not say exactly (engine/apply.py)
+        result = apply(document, block, None if args.no_model else lambda: make_engine(args),
+                       language=language_of(args.path), hooks=bar, max_new_tokens=args.max_new_tokens)
+    finally:
+        bar.bar.close()
+    put_result(args, document, result.text)
+    s = result.stats
+    print(f"{s.selector}: {s.windows or 'no change'}; {s.sampled} sampled + {s.spliced} copied tokens in "
+          f"{s.forwards} forwards, {s.total_s:.2f} s; {deletes(s)}", file=sys.stderr)
     return 0
 
 
@@ -193,6 +229,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--show-program", action="store_true", help="print the copy/gen program on stderr")
     add_arguments(s)
     s.set_defaults(func=cmd_edit)
+
+    s = sub.add_parser("apply", help="merge a code block (a chat's answer, lazy markers allowed) into a file")
+    s.add_argument("path")
+    s.add_argument("block", nargs="?", help="the file holding the block (default, or -: stdin)")
+    s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
+    s.add_argument("--no-model", action="store_true",
+                   help="place only what the parser can; a block whose place is not certain fails (exit code 2)")
+    s.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
+                   help="upper bound on tokens the model samples for the parts it places")
+    add_arguments(s)
+    s.set_defaults(func=cmd_apply)
 
     s = sub.add_parser("worker", help="serve edits over JSON-RPC on stdio (docs/worker-protocol.md)")
     add_arguments(s)

@@ -101,7 +101,7 @@ def alone(cases: list[Case]) -> list[Case]:
     the function by hand has rewritten (as its own document), under the same words. `within` puts a result
     back into the file; the id is the case's, in corpus ALONE."""
     from copy_as_decode.core.document import split_lines
-    from copy_as_decode.engine.selectors.windowed import dedent, indent_of
+    from copy_as_decode.core.document import dedent, indent_of
     out = []
     for case in cases:
         before, after = split_lines(case.before), split_lines(case.after)
@@ -119,7 +119,7 @@ def alone(cases: list[Case]) -> list[Case]:
 def within(case: Case, text: str) -> str:
     """The whole file with an `alone` case's edited function `text` in its place."""
     from copy_as_decode.core.document import split_lines
-    from copy_as_decode.engine.selectors.windowed import reindent
+    from copy_as_decode.core.document import reindent
     w = case.extra["within"]
     lines = split_lines(w["before"])
     return "".join(lines[:w["start"] - 1]) + reindent(text, w["indent"]) + "".join(lines[w["end"]:])

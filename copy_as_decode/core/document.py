@@ -48,3 +48,22 @@ def with_line_endings(old: str, new: str) -> str:
 
 def _bare(line: str) -> str:
     return line.removesuffix("\n").removesuffix("\r")
+
+
+def indent_of(text: str) -> str:
+    """The whitespace every non-blank line of `text` starts with."""
+    lines = [line for line in split_lines(text) if line.strip()]
+    if not lines:
+        return ""
+    first = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    while first and not all(line.startswith(first) for line in lines):
+        first = first[:-1]
+    return first
+
+
+def dedent(text: str, indent: str) -> str:
+    return "".join(line[len(indent):] if line.startswith(indent) else line for line in split_lines(text))
+
+
+def reindent(text: str, indent: str) -> str:
+    return "".join(indent + line if line.strip() else line for line in split_lines(text))

@@ -22,7 +22,7 @@ import re
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import unasked
-from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.document import dedent, indent_of, reindent, split_lines
 from copy_as_decode.core.oracle import line_oracle, merged
 from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
@@ -45,25 +45,6 @@ class _Labelled(Hooks):
     def progress(self, stats, text: str) -> None:
         stats.windows = self.label
         self.hooks.progress(stats, text)
-
-
-def indent_of(text: str) -> str:
-    """The whitespace every non-blank line of `text` starts with."""
-    lines = [line for line in split_lines(text) if line.strip()]
-    if not lines:
-        return ""
-    first = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
-    while first and not all(line.startswith(first) for line in lines):
-        first = first[:-1]
-    return first
-
-
-def dedent(text: str, indent: str) -> str:
-    return "".join(line[len(indent):] if line.startswith(indent) else line for line in split_lines(text))
-
-
-def reindent(text: str, indent: str) -> str:
-    return "".join(indent + line if line.strip() else line for line in split_lines(text))
 
 
 def _trailing_blanks(text: str) -> int:

@@ -1,0 +1,484 @@
+"""Merging a chat's code block into the file, without a model where the block says exactly where each part goes.
+
+A block is read with the file's own parser (core/outline.py) and each of its parts is placed as a developer
+would paste it:
+- a function, method, class or Markdown section that the file has (the same name, one candidate in its scope)
+  replaces the file's one, re-indented to where it goes (a method pasted at column 0 lands in its class);
+- one that holds lazy markers (core/lazy_block.py) is a container: its own parts are placed inside the file's
+  one, and its other lines are anchored there (below);
+- a new one goes beside its neighbour in the block (after the one before it, else before the one after it),
+  else at the end of its class, else after the file's last definition;
+- an import of a module the file imports replaces that import; a new one goes after the file's imports;
+- any other run of lines is anchored: its first and last lines found once, in order, in the part of the file
+  it belongs to, and the lines between them replaced; a run the file already holds is context.
+A part that none of these places (a name found twice, a run whose ends are not found once) is left `pending`
+with the lines it belongs to: engine/apply.py has the model rewrite those lines with the part as its guide.
+No marker line is ever written, and no file line is removed except by a part that replaces it.
+"""
+import ast
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from . import lazy_block
+from .document import indent_of, split_lines, with_line_endings
+from .outline import Symbol, outline
+
+
+class MergeError(ValueError):
+    """The block cannot be merged into this file; the message says why (nothing was changed)."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A part of the block that only the model can place: its text (markers kept: they say what stays), and
+    the file lines it belongs to (1-based, inclusive; None: the whole file)."""
+    text: str
+    window: tuple[int, int] | None
+    why: str
+    symbol: str | None = None  # the qualname of the file's symbol it belongs to
+
+
+@dataclass
+class Merge:
+    text: str                       # the file with every part placed but the pending ones
+    language: str | None
+    placed: list[str] = field(default_factory=list)    # what went where, in words
+    pending: list[Pending] = field(default_factory=list)
+
+
+@dataclass
+class _Change:
+    start: int        # file lines [start, end) replaced (0-based); start == end inserts before line `start`
+    end: int
+    lines: list[str]
+    what: str
+    order: int = 0    # insertions at one place, in block order
+
+
+_PY_IMPORT = re.compile(r"^(?:from\s+(\.*[\w.]*)\s+import\b|import\s+([\w.]+))")
+_JS_IMPORT = re.compile(r"""^(?:import\b[^'"]*?['"]([^'"]+)['"]|(?:const|let|var)\s+[^=]+=\s*require\(\s*['"]([^'"]+)['"]\s*\))""")
+_PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
+_JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
+
+
+def merge(document: str, block: str, language: str | None = None) -> Merge:
+    """The file with the block's parts placed (see the module's docstring), in the file's line endings.
+
+    Raises MergeError when the block holds nothing to place, or the merged file no longer parses where the
+    file did."""
+    lf = document.replace("\r\n", "\n")
+    read = lazy_block.read(block, lf)
+    if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
+        raise MergeError("the code block holds no code, only lazy markers")
+    language, file_symbols = outline(lf, language)
+    merger = _Merger(split_lines(lf), file_symbols, language, read)
+    merger.run()
+    text = merger.apply()
+    if language in ("python", "javascript") and parses(lf, language) and not parses(text, language):
+        raise MergeError(f"the merged file would no longer parse as {language.capitalize()}; nothing was changed")
+    return Merge(with_line_endings(document, text), language, merger.placed, merger.pending)
+
+
+class _Merger:
+    def __init__(self, lines: list[str], symbols: list[Symbol], language: str | None, read: lazy_block.Block):
+        self.lines, self.symbols, self.language = lines, symbols, language
+        self.markers = read.markers
+        self.block = split_lines(read.text)
+        self.block_indent = indent_of("".join(b for k, b in enumerate(self.block) if k not in self.markers))
+        dedented = [line[len(self.block_indent):] if line.startswith(self.block_indent) else line for line in self.block]
+        self.dedented = dedented
+        self.block_symbols, self.offset = self._block_outline("".join(dedented))
+        self.changes: list[_Change] = []
+        self.placed: list[str] = []
+        self.pending: list[Pending] = []
+        self._order = 0
+
+    # the block's outline
+
+    def _block_outline(self, text: str) -> tuple[list[Symbol], int]:
+        """The block's symbols and the line offset of their numbers; JavaScript methods pasted without their
+        class are read inside one."""
+        _, symbols = outline(text, self.language) if self.language else (None, [])
+        if symbols or self.language != "javascript":
+            return symbols, 0
+        _, wrapped = outline("class __Block__ {\n" + text + "}\n", "javascript")
+        return [Symbol(s.name, s.qualname.removeprefix("__Block__."), "function" if s.parent and s.parent.name ==
+                       "__Block__" else s.kind, s.start, s.end, s.header,
+                       None if s.parent and s.parent.name == "__Block__" else s.parent)
+                for s in wrapped if s.name != "__Block__"], 1
+
+    def _span(self, s: Symbol) -> tuple[int, int]:
+        """A block symbol's lines, 0-based [start, end), its leading marker and blank lines left out."""
+        start, end = s.start - 1 - self.offset, s.end - self.offset
+        header = s.header - 1 - self.offset
+        while start < header and (start in self.markers or not self.block[start].strip()):
+            start += 1
+        while end > header + 1 and not self.block[end - 1].strip():
+            end -= 1
+        return start, end
+
+    def _children(self, s: Symbol | None) -> list[Symbol]:
+        return [c for c in self.block_symbols if c.parent == s]
+
+    def _has_marker(self, a: int, b: int) -> bool:
+        return any(a <= k < b for k in self.markers)
+
+    # placing
+
+    def run(self) -> None:
+        # Markdown sections do not hold one another (each spans its own lines): all are placed as one scope
+        tops = self.block_symbols if self.language == "markdown" else self._children(None)
+        self._place_symbols(tops, None)
+        covered = {k for s in tops for k in range(*self._span(s))}
+        self._place_loose(self._runs(0, len(self.block), covered), None)
+
+    def _place_symbols(self, symbols: list[Symbol], container: Symbol | None) -> None:
+        """Block symbols of one scope, placed into the file's `container` (None: the file)."""
+        matched: dict[Symbol, Symbol | None] = {}
+        for s in symbols:
+            matched[s] = self._match(s, container)
+        for k, s in enumerate(symbols):
+            target = matched[s]
+            a, b = self._span(s)
+            inner = self._has_marker(a, b)
+            if target is _AMBIGUOUS:
+                self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file")
+            elif target is not None and not inner:
+                self._replace_symbol(s, target)
+            elif target is not None:
+                inside = self._children(s) if self.language != "markdown" else []
+                self._place_symbols(inside, target)
+                covered = {k for c in inside for k in range(*self._span(c))}
+                runs = self._runs(a, b, covered, header=s.header - 1 - self.offset)
+                self._place_loose(runs, target, self._pins(runs, a, b, covered))
+            elif inner:
+                self._defer(a, b, container, f"`{s.qualname}` is new and holds lazy markers")
+            else:
+                self._insert_symbol(s, symbols[:k], symbols[k + 1:], matched, container)
+
+    def _match(self, s: Symbol, container: Symbol | None):
+        """The file's symbol the block's `s` is, None (new), or _AMBIGUOUS."""
+        same_kind = (lambda f: (f.kind == "class") == (s.kind == "class"))
+        scope = [f for f in self.symbols if f.parent == container and f.name == s.name and same_kind(f)]
+        if not scope and container is None and (s.parent is None or self.language == "markdown"):
+            # a method pasted without its class; a Markdown section under any heading
+            scope = [f for f in self.symbols if f.name == s.name and same_kind(f)]
+        if len(scope) > 1 and self.language == "markdown" and s.parent is not None:
+            scope = [f for f in scope if f.parent is not None and f.parent.name == s.parent.name] or scope
+        if len(scope) > 1:  # the one in the class the block's neighbours live in
+            near = [f for f in scope if f.parent is not None and
+                    any(g.parent == f.parent and g.name == c.name for c in self._children(s.parent) if c is not s
+                        for g in self.symbols)]
+            scope = near if len(near) == 1 else scope
+        return scope[0] if len(scope) == 1 else (_AMBIGUOUS if scope else None)
+
+    def _replace_symbol(self, s: Symbol, f: Symbol) -> None:
+        a, b = self._span(s)
+        fa, fb = f.start - 1, f.end
+        if not any(self.dedented[k].strip().startswith(("#", "//", "/*", "*")) for k in range(a, s.header - 1 - self.offset)):
+            # the block shows no comment above it: the file's comment lines above it stay
+            while fa < f.header - 1 and self.lines[fa].strip().startswith(("#", "//", "/*", "*")):
+                fa += 1
+        new = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), _lead(self.lines[f.header - 1]))
+        self._change(fa, fb, new + _trailing_blank(self.lines[fa:fb]), f"replaced `{f.qualname}` (lines {f.start}-{f.end})")
+
+    def _insert_symbol(self, s: Symbol, before: list[Symbol], after: list[Symbol], matched, container) -> None:
+        a, b = self._span(s)
+        gap = _blank_run(self.dedented, a)
+        prev = next((p for p in reversed(before) if isinstance(matched.get(p), Symbol)), None)
+        nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
+        siblings = [f for f in self.symbols if f.parent == container]
+        if prev is not None:
+            at, indent, where = matched[prev].end, _lead(self.lines[matched[prev].header - 1]), f"after `{matched[prev].qualname}`"
+        elif nxt is not None:
+            at, indent, where = matched[nxt].start - 1, _lead(self.lines[matched[nxt].header - 1]), f"before `{matched[nxt].qualname}`"
+        elif siblings:
+            last = siblings[-1]
+            at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"
+        elif container is not None:
+            at = container.header
+            while at < container.end and not self.lines[at - 1].rstrip().endswith((":", "{")):
+                at += 1
+            indent, where = _lead(self.lines[container.header - 1]) + _unit(self.lines), f"in `{container.qualname}`"
+        else:
+            at, indent, where = len(self.lines), "", "at the end of the file"
+        gap = gap or (2 if self.language == "python" and not indent else 1)
+        body = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), indent)
+        if self.language == "markdown":  # a section ends with its blank lines: the new one after them
+            new = (["\n"] if at and self.lines[at - 1].strip() else []) + body + (["\n"] if at < len(self.lines) else [])
+        else:
+            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * gap
+        self._change(at, at, new, f"added `{s.qualname}` {where}")
+
+    def _pins(self, runs: list[tuple[int, int]], a: int, b: int, covered: set) -> list[tuple[bool, bool]]:
+        """For each run inside a container's block lines [a, b): whether nothing (no marker, no placed symbol)
+        comes between the container's header and it, and between it and the container's end; such a run
+        starts or ends where the file's container body does."""
+        taken = set(self.markers) | covered
+        return [(k == 0 and not any(x in taken for x in range(a, s)), not any(x in taken for x in range(e, b)))
+                for k, (s, e) in enumerate(runs)]
+
+    def _place_loose(self, runs: list[tuple[int, int]], container: Symbol | None,
+                     pins: list[tuple[bool, bool]] | None = None) -> None:
+        """Runs of block lines outside any symbol: imports, assignments, anchored lines, or context."""
+        region = (container.start - 1, container.end) if container is not None else (0, len(self.lines))
+        for (a, b), pin in zip(runs, pins or [(False, False)] * len(runs)):
+            text = self.dedented[a:b]
+            if self._holds(text, region):
+                continue
+            if container is None and (key := _import_key(text[0], self.language)) is not None:
+                self._place_import(a, b, key)
+            elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin):
+                self._defer(a, b, container, "its place in the file is not certain")
+
+    def _holds(self, text: list[str], region: tuple[int, int]) -> bool:
+        want = [line.strip() for line in text]
+        have = [line.strip() for line in self.lines[region[0]:region[1]]]
+        n = len(want)
+        return any(have[k:k + n] == want for k in range(len(have) - n + 1))
+
+    def _place_import(self, a: int, b: int, key: str) -> None:
+        statements = _imports(self.lines, self.language)
+        same = [(s, e) for s, e, k in statements if k == key]
+        text = self.dedented[a:b]
+        if len(same) == 1:
+            s, e = same[0]
+            self._change(s, e, text, f"replaced the import of {key} (line {s + 1})")
+        elif not same:
+            at = statements[-1][1] if statements else _head(self.lines, self.language)
+            self._change(at, at, text, f"added the import of {key}")
+        else:
+            self._defer(a, b, None, f"the file imports {key} in several places")
+
+    def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
+        """A top-level assignment of a name the file assigns once at its top level: that statement replaced."""
+        pattern = _PY_ASSIGN if self.language == "python" else _JS_ASSIGN if self.language == "javascript" else None
+        first = self.dedented[a]
+        if pattern is None or region != (0, len(self.lines)) or not (m := pattern.match(first)):
+            return False
+        spans = [(s, e) for s, e, name in _assignments(self.lines, self.language, pattern) if name == m.group(1)]
+        if len(spans) != 1:
+            return False
+        s, e = spans[0]
+        self._change(s, e, self.dedented[a:b], f"replaced `{m.group(1)}` (line {s + 1})")
+        return True
+
+    def _anchor(self, a: int, b: int, region: tuple[int, int], container: Symbol | None, pin_start: bool,
+                pin_end: bool) -> bool:
+        """The run aligned with the file region's lines (difflib, on stripped lines; at least one line it matches
+        occurs once in the region): it replaces the file lines from where its first line aligns to where its last
+        does, an unmatched end extended by as many lines as the run has there, or pinned to the container's body
+        start or end (`pin_start`, `pin_end`). Re-indented as its first matched line is in the file."""
+        run = [line.strip() for line in self.dedented[a:b]]
+        lo, hi = region
+        if container is not None:  # the body: after the line that opens it, to its last non-blank line
+            lo = container.header
+            while lo < hi and self.language != "markdown" and not self.lines[lo - 1].rstrip().endswith((":", "{")):
+                lo += 1
+            while hi > lo and not self.lines[hi - 1].strip():
+                hi -= 1
+            if self.language == "javascript" and hi > lo and self.lines[hi - 1].strip().startswith("}"):
+                hi -= 1  # the closing brace is the container's own
+        have = [line.strip() for line in self.lines[lo:hi]]
+        counts = {}
+        for line in have:
+            counts[line] = counts.get(line, 0) + 1
+        blocks = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size
+                  and any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
+        if blocks:
+            first, last = blocks[0], blocks[-1]
+            start = lo if pin_start else lo + first.b - first.a
+            end = hi if pin_end else lo + last.b + last.size + (len(run) - last.a - last.size)
+            ref, at = a + first.a, lo + first.b
+        else:  # no line kept as it was: the run's ends are edited lines of the file, found by likeness
+            head, tail = _likest(run[0], have), _likest(run[-1], have)
+            if head is None and not pin_start or tail is None and not pin_end:
+                return False
+            start = lo if pin_start else lo + head
+            end = hi if pin_end else lo + tail + 1
+            ref, at = a, start
+        if not lo <= start <= end <= hi or at >= len(self.lines):
+            return False
+        self._change(start, end, _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at])),
+                     f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
+        return True
+
+    def _defer(self, a: int, b: int, container: Symbol | None, why: str) -> None:
+        window = (container.start, container.end) if container is not None else None
+        self.pending.append(Pending("".join(self.block[a:b]), window, why, container.qualname if container else None))
+
+    def _runs(self, a: int, b: int, covered: set, header: int | None = None) -> list[tuple[int, int]]:
+        """Runs of non-marker lines in [a, b) outside `covered`, blank lines trimmed; a container's header
+        (`header`, to the line that opens its body) is context."""
+        runs, start = [], None
+        for k in range(a, b + 1):
+            inside = k < b and k not in covered and k not in self.markers
+            if inside and start is None:
+                start = k
+            elif not inside and start is not None:
+                runs.append((start, k))
+                start = None
+        out = []
+        for s, e in runs:
+            if s == header:  # the container's own header (to the line that opens its body): the file's stays
+                while s < e and not self.dedented[s].rstrip().endswith((":", "{")) and self.language != "markdown":
+                    s += 1
+                s += 1
+            while s < e and not self.dedented[s].strip():
+                s += 1
+            while e > s and not self.dedented[e - 1].strip():
+                e -= 1
+            if s < e:
+                out.append((s, e))
+        return out
+
+    def _change(self, start: int, end: int, lines: list[str], what: str) -> None:
+        self._order += 1
+        self.changes.append(_Change(start, end, lines, what, self._order))
+
+    def apply(self) -> str:
+        """The file with the changes made; changes that overlap one made before them go pending."""
+        kept: list[_Change] = []
+        for c in self.changes:
+            if any(c.start < k.end and k.start < c.end or (c.start == c.end and k.start < c.start < k.end)
+                   or (k.start == k.end and c.start < k.start < c.end) for k in kept):
+                self.pending.append(Pending("".join(c.lines), (c.start + 1, max(c.start + 1, c.end)),
+                                            f"{c.what} overlaps another part of the block"))
+                continue
+            kept.append(c)
+            self.placed.append(c.what)
+        out, at = [], 0
+        for c in sorted(kept, key=lambda c: (c.start, c.end != c.start, c.order)):
+            out += self.lines[at:c.start]
+            out += c.lines
+            at = max(at, c.end)
+        out += self.lines[at:]
+        return "".join(_joined(out))
+
+
+_AMBIGUOUS = object()
+
+
+def _joined(lines: list[str]) -> list[str]:
+    """Lines joined end to end: one that lost its newline by being last in the file gets it back when more
+    follows."""
+    return [line if line.endswith("\n") or k == len(lines) - 1 else line + "\n" for k, line in enumerate(lines)]
+
+
+LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
+
+
+def _likest(line: str, have: list[str]) -> int | None:
+    """The index of the one line of `have` most like `line` (at least LIKE), or None (none, or a tie)."""
+    if not line:
+        return None
+    scores = [difflib.SequenceMatcher(None, line, h, autojunk=False).ratio() if h else 0.0 for h in have]
+    best = max(scores, default=0.0)
+    return scores.index(best) if best >= LIKE and scores.count(best) == 1 else None
+
+
+def _lead(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _unit(lines: list[str]) -> str:
+    """The file's indentation step: its smallest indent, or four spaces."""
+    leads = [_lead(line) for line in lines if line.strip() and _lead(line)]
+    return min(leads, key=len) if leads else "    "
+
+
+def _moved(lines: list[str], old: str, new: str) -> list[str]:
+    """Lines indented with `old` re-indented with `new` (lines indented less get `new` in front)."""
+    out = []
+    for line in lines:
+        if not line.strip():
+            out.append("\n" if line.endswith("\n") else "")
+        elif line.startswith(old):
+            out.append(new + line[len(old):])
+        else:
+            out.append(new + line.lstrip(" \t"))
+    if out and not out[-1].endswith("\n"):
+        out[-1] += "\n"
+    return out
+
+
+def _trailing_blank(lines: list[str]) -> list[str]:
+    n = 0
+    while n < len(lines) and not lines[len(lines) - 1 - n].strip():
+        n += 1
+    return ["\n"] * n
+
+
+def _blank_run(lines: list[str], k: int) -> int:
+    """Blank lines right before line k, when something comes before them."""
+    n = 0
+    while k - n - 1 >= 0 and not lines[k - n - 1].strip():
+        n += 1
+    return n if k - n > 0 else 0
+
+
+def _import_key(line: str, language: str | None) -> str | None:
+    pattern = _PY_IMPORT if language == "python" else _JS_IMPORT if language == "javascript" else None
+    m = pattern.match(line) if pattern else None
+    return next(g for g in m.groups() if g is not None) if m else None
+
+
+def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str]]:
+    """The file's top-level import statements: (first line, end, the module), 0-based [first, end)."""
+    out, k = [], 0
+    while k < len(lines):
+        key = _import_key(lines[k], language)
+        if key is None:
+            k += 1
+            continue
+        e = k + 1
+        if "(" in lines[k] and ")" not in lines[k] or language == "javascript" and "{" in lines[k] and "}" not in lines[k]:
+            while e < len(lines) and not re.search(r"[)}]", lines[e - 1] if e - 1 > k else ""):
+                e += 1
+        out.append((k, e, key))
+        k = e
+    return out
+
+
+def _assignments(lines: list[str], language: str, pattern: re.Pattern) -> list[tuple[int, int, str]]:
+    """Top-level assignments: (first line, end, the name); a statement runs to the next top-level line."""
+    out = []
+    for k, line in enumerate(lines):
+        if (m := pattern.match(line)) is None:
+            continue
+        e = k + 1
+        while e < len(lines) and (not lines[e].strip() or _lead(lines[e]) or lines[e].lstrip()[:1] in ")]}"):
+            e += 1
+        while e > k + 1 and not lines[e - 1].strip():
+            e -= 1
+        out.append((k, e, m.group(1)))
+    return out
+
+
+def _head(lines: list[str], language: str | None) -> int:
+    """Where imports go in a file that has none: after its docstring, leading comments and blank lines."""
+    if language == "python":
+        try:
+            tree = ast.parse("".join(lines))
+        except (SyntaxError, ValueError):
+            return 0
+        body = tree.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+            return body[0].end_lineno
+    k = 0
+    while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("#", "//", "'use strict'", '"use strict"'))):
+        k += 1
+    return k
+
+
+def parses(text: str, language: str) -> bool:
+    """Whether Python's parser, or tree-sitter for JavaScript, reads `text` without error."""
+    if language == "python":
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return False
+        return True
+    from .outline import _js_parser
+    return not _js_parser().parse(text.encode()).root_node.has_error

@@ -1,0 +1,65 @@
+"""A code block as a chat writes it: its fences taken off, and its lazy markers found.
+
+Chat models answer "change this function" with a block that shows the changed parts and elides the rest with a
+marker line in the language's comment style: `# ... existing code ...`, `// ... rest unchanged ...`,
+`/* ... */`, `<!-- ... -->`, a bare `...`. Such a line must never land in the file (core/block_merge.py); it
+says only that the file's own lines continue there.
+"""
+import re
+from dataclasses import dataclass
+
+from .document import split_lines
+
+# a comment's text; a bare ellipsis line is the comment-less marker
+_COMMENT = re.compile(r"^\s*(?:#+|//+|/\*+|<!--|\*|--)\s*(?P<text>.*?)\s*(?:\*+/|-->)?\s*$")
+_ELLIPSIS = re.compile(r"^\s*(?:\.\.\.|…|\[\.\.\.\]|\(\.\.\.\))\s*$")
+# what marker comments say besides (or instead of) an ellipsis
+_ELIDED = re.compile(r"\b(existing (code|methods?|functions?|imports?|content|tests?|lines?)|rest of (the )?"
+                     r"(code|file|class|function|module|section|document|methods?)|(remains?|stays?|is|are) "
+                     r"(the same|unchanged)|unchanged|as before|same as before|omitted|elided|other (methods|"
+                     r"functions|code|imports|sections))\b", re.I)
+_FENCE = re.compile(r"^\s*(```+|~~~+)")
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str            # the block without its fences, with "\n" line endings
+    markers: frozenset   # 0-based indexes of its marker lines
+
+
+def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
+    """Whether `line` elides code: a bare ellipsis, or a comment that is an ellipsis or says what it elides.
+    A comment the document itself holds (`document_lines`, stripped) is the document's, not a marker."""
+    stripped = line.strip()
+    if not stripped or stripped in document_lines:
+        return False
+    if _ELLIPSIS.match(stripped):
+        return True
+    m = _COMMENT.match(stripped)
+    if m is None:
+        return False
+    text = m.group("text")
+    return text.startswith(("...", "…")) or text.endswith(("...", "…")) or _ELIDED.search(text) is not None
+
+
+def read(block: str, document: str = "") -> Block:
+    """The block as merged: outer code fences off (a chat's ```python ... ```), line endings "\\n", and its
+    marker lines. A bare `...` that is the whole body of a Python definition (the line before it ends with
+    `:`) is code, not a marker."""
+    lines = split_lines(block.replace("\r\n", "\n"))
+    solid = [k for k, line in enumerate(lines) if line.strip()]
+    if len(solid) >= 2 and _FENCE.match(lines[solid[0]]) and _FENCE.match(lines[solid[-1]]) \
+            and lines[solid[-1]].strip().strip("`~") == "":
+        lines = lines[solid[0] + 1: solid[-1]]
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    own = frozenset(line.strip() for line in split_lines(document))
+    markers = set()
+    for k, line in enumerate(lines):
+        if not is_marker(line, own):
+            continue
+        before = next((lines[j] for j in range(k - 1, -1, -1) if lines[j].strip()), "")
+        if _ELLIPSIS.match(line) and before.rstrip().endswith(":"):
+            continue
+        markers.add(k)
+    return Block("".join(lines), frozenset(markers))
