@@ -85,17 +85,24 @@ def cmd_resolve(args) -> int:
 
 
 class Bar(contract.Hooks):
-    """Sampled tokens against the budget on stderr: the bar's end is where the edit would be cut off."""
+    """Sampled tokens against the budget on stderr: the bar's end is where the edit would be cut off. It shows
+    from the first progress on, so work without a model (an apply the parser places) prints no bar."""
 
     def __init__(self, desc: str):
-        from tqdm import tqdm
-        self.bar = tqdm(total=None, unit="tok", desc=desc, file=sys.stderr, dynamic_ncols=True)
+        self.desc, self.bar = desc, None
 
     def progress(self, stats, text):
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=None, unit="tok", desc=self.desc, file=sys.stderr, dynamic_ncols=True)
         self.bar.total, self.bar.n = stats.budget or None, stats.sampled
         if stats.windows:
             self.bar.set_description(stats.windows, refresh=False)
         self.bar.set_postfix(copied=stats.spliced, refresh=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def put_result(args, document: str, text: str) -> None:
@@ -130,7 +137,7 @@ def cmd_edit(args) -> int:
                              temperature=args.temperature, hooks=bar, lines=args.lines, at=args.at,
                              language=language_of(args.path))
     finally:
-        bar.bar.close()
+        bar.close()
     put_result(args, document, result.text)
     if args.show_program:
         print(result.program, file=sys.stderr)
@@ -162,7 +169,7 @@ def cmd_apply(args) -> int:
         result = apply(document, block, None if args.no_model else lambda: make_engine(args),
                        language=language_of(args.path), hooks=bar, max_new_tokens=args.max_new_tokens)
     finally:
-        bar.bar.close()
+        bar.close()
     put_result(args, document, result.text)
     s = result.stats
     print(f"{s.selector}: {s.windows or 'no change'}; {s.sampled} sampled + {s.spliced} copied tokens in "

@@ -57,7 +57,8 @@ class _Change:
 
 
 _PY_IMPORT = re.compile(r"^(?:from\s+(\.*[\w.]*)\s+import\b|import\s+([\w.]+))")
-_JS_IMPORT = re.compile(r"""^(?:import\b[^'"]*?['"]([^'"]+)['"]|(?:const|let|var)\s+[^=]+=\s*require\(\s*['"]([^'"]+)['"]\s*\))""")
+_JS_IMPORT = re.compile(r"""^(?:import\b[^'"]*?['"]([^'"]+)['"]|"""
+                        r"""(?:const|let|var)\s+[^=]+=\s*require\(\s*['"]([^'"]+)['"]\s*\))""")
 _PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
 
@@ -159,7 +160,9 @@ class _Merger:
 
     def _match(self, s: Symbol, container: Symbol | None):
         """The file's symbol the block's `s` is, None (new), or _AMBIGUOUS."""
-        same_kind = (lambda f: (f.kind == "class") == (s.kind == "class"))
+        def same_kind(f: Symbol) -> bool:
+            return (f.kind == "class") == (s.kind == "class")
+
         scope = [f for f in self.symbols if f.parent == container and f.name == s.name and same_kind(f)]
         if not scope and container is None and (s.parent is None or self.language == "markdown"):
             # a method pasted without its class; a Markdown section under any heading
@@ -190,9 +193,11 @@ class _Merger:
         nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
         siblings = [f for f in self.symbols if f.parent == container]
         if prev is not None:
-            at, indent, where = matched[prev].end, _lead(self.lines[matched[prev].header - 1]), f"after `{matched[prev].qualname}`"
+            p = matched[prev]
+            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`"
         elif nxt is not None:
-            at, indent, where = matched[nxt].start - 1, _lead(self.lines[matched[nxt].header - 1]), f"before `{matched[nxt].qualname}`"
+            n = matched[nxt]
+            at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
         elif siblings:
             last = siblings[-1]
             at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"

@@ -29,9 +29,10 @@ def instruction(part: str) -> str:
 
 
 def apply(document: str, block: str, engine: Callable[[], object] | None = None, *, language: str | None = None,
-          hooks: Hooks = Hooks(), max_new_tokens: int | None = None) -> EditResult:
+          hooks: Hooks = Hooks(), max_new_tokens: int | None = None, lines: tuple[int, int] | None = None) -> EditResult:
     """The document with the block merged in. `engine()` gives the model's engine (an engine.front.EditFront),
-    called only when a part needs the model; without one such a block raises MergeError.
+    called only when a part needs the model; without one such a block raises MergeError. `lines` (the editor's
+    selection, 1-based, inclusive) is where a part goes whose place the block does not say.
 
     Raises MergeError (nothing to place, a marker that would land, a result that no longer parses) or what
     the model's edit raises (engine/front.py: IncompleteEdit when it does not finish or deletes unasked)."""
@@ -46,7 +47,7 @@ def apply(document: str, block: str, engine: Callable[[], object] | None = None,
         front = engine()
         for part in merged.pending:
             hooks.check()
-            result = front.edit(text, instruction(part.text), "windowed", lines=_window(text, part, merged.language),
+            result = front.edit(text, instruction(part.text), "windowed", lines=_window(text, part, merged.language) or lines,
                                 language=merged.language, hooks=hooks, max_new_tokens=max_new_tokens)
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop

@@ -10,6 +10,7 @@ import threading
 import time
 
 from copy_as_decode.core import contract
+from copy_as_decode.core.block_merge import MergeError
 from copy_as_decode.core.contract import (
     BAD_PARAMS,
     BAD_PROGRAM,
@@ -31,6 +32,7 @@ from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
 
 from . import selectors
+from .apply import apply
 
 PROGRESS_EVERY_S = 0.2
 
@@ -65,8 +67,8 @@ class Worker:
                 self.error(msg.get("id") if isinstance(msg, dict) else None, INVALID_REQUEST, "not a JSON-RPC request")
                 continue
             rid, method, params = msg.get("id"), msg["method"], msg.get("params") or {}
-            if method == "edit":
-                self.edits.put((rid, params))
+            if method in ("edit", "apply"):
+                self.edits.put((rid, method, params))
             elif method == "cancel":
                 self.cancelled.add(params.get("id"))
                 if rid is not None:
@@ -88,15 +90,18 @@ class Worker:
         while (job := self.edits.get()) is not None:
             self.run(*job)
 
-    def run(self, rid, params: dict) -> None:
+    def run(self, rid, method: str, params: dict) -> None:
         if rid in self.cancelled or self.stopping:
             return self.error(rid, E_CANCELLED, "cancelled")
         try:
-            args = _edit_args(params)
+            args = _edit_args(params) if method == "edit" else _apply_args(params)
         except (KeyError, TypeError, ValueError) as e:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
-            result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
+            if method == "edit":
+                result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
+            else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
+                result = apply(engine=lambda: self.engine, hooks=_RequestHooks(self, rid), **args)
             answer = {"text": result.text, "stop": result.stats.stop, "stats": result.stats.as_dict()}
             if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
                 answer["program"] = result.program
@@ -114,6 +119,8 @@ class Worker:
             self.error(rid, OUT_OF_MEMORY, "out of memory: try a smaller model, a shorter document or the CPU")
         except _rejected_program() as e:
             self.error(rid, BAD_PROGRAM, f"program rejected: {e}")
+        except MergeError as e:
+            self.error(rid, ENGINE_ERROR, str(e))
         except Exception as e:  # a bad request must never take the worker down
             self.error(rid, ENGINE_ERROR, f"{type(e).__name__}: {e}")
         finally:
@@ -159,9 +166,7 @@ def _edit_args(p: dict) -> dict:
         selectors.get(selector)  # an unknown name is a bad request, before the queue
     if selector == "forced" and not isinstance(p.get("program"), str):
         raise ValueError("selector `forced` needs a `program` string")
-    lines = p.get("lines")
-    if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
-        raise TypeError("`lines` must be [first, last], 1-based line numbers")
+    lines = _lines(p)
     language = p.get("language")
     if language is not None and not isinstance(language, str):
         raise TypeError("`language` must be a string")
@@ -170,5 +175,24 @@ def _edit_args(p: dict) -> dict:
         raise TypeError("`at` must be a 1-based line number")
     return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
             "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
-            "temperature": float(p.get("temperature", 0.0)), "lines": tuple(lines) if lines else None,
+            "temperature": float(p.get("temperature", 0.0)), "lines": lines,
             "language": language, "at": at}
+
+
+def _apply_args(p: dict) -> dict:
+    if not isinstance(p.get("document"), str) or not isinstance(p.get("block"), str):
+        raise TypeError("`document` and `block` must be strings")
+    language = p.get("language")
+    if language is not None and not isinstance(language, str):
+        raise TypeError("`language` must be a string")
+    lines = _lines(p)
+    return {"document": p["document"], "block": p["block"], "language": language,
+            "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")), "lines": lines}
+
+
+def _lines(p: dict) -> tuple[int, int] | None:
+    """The selection `lines`: [first, last], 1-based."""
+    lines = p.get("lines")
+    if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
+        raise TypeError("`lines` must be [first, last], 1-based line numbers")
+    return tuple(lines) if lines else None

@@ -9,9 +9,11 @@ from lsprotocol import types
 from .positions import Hunk
 
 EDIT_COMMAND = "copyAsDecode.edit"
+APPLY_COMMAND = "copyAsDecode.apply"
 CANCEL_COMMAND = "copyAsDecode.cancel"
 INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the editor plugins, not here
 EDIT_TITLE = "Edit with Copy-as-Decode…"
+APPLY_TITLE = "Apply code block"
 FIX_TITLE = "Fix with Copy-as-Decode: "
 
 
@@ -22,29 +24,34 @@ def shorten(text: str, limit: int = 80) -> str:
 
 @dataclass
 class EditCommand:
-    """The arguments of copyAsDecode.edit (and a quickfix's data): the document by its uri and version, not
-    its text, unlike engine.request.EditRequest, what the engine is asked once the server has read them."""
+    """The arguments of copyAsDecode.edit (and a quickfix's data), or of copyAsDecode.apply (a `block` instead of
+    an instruction): the document by its uri and version, not its text, unlike engine.request.EditRequest, what
+    the engine is asked once the server has read them."""
     uri: str
     instruction: str
     version: int | None = None
     range: types.Range | None = None        # the selection: the window of the edit
     position: types.Position | None = None  # the cursor: the symbol there is the window (core/windows.py)
+    block: str | None = None                # apply: the code block to merge (engine/apply.py)
 
     @classmethod
-    def from_json(cls, obj) -> "EditCommand":
+    def from_json(cls, obj, apply: bool = False) -> "EditCommand":
+        what = "block" if apply else "instruction"
         if not isinstance(obj, dict):
-            raise ValueError("expected one argument {uri, version, instruction, range?, position?}")
-        uri, instruction, version = obj.get("uri"), obj.get("instruction"), obj.get("version")
+            raise ValueError(f"expected one argument {{uri, version, {what}, range?, position?}}")
+        uri, instruction, version = obj.get("uri"), obj.get(what), obj.get("version")
         if not isinstance(uri, str) or not uri:
             raise ValueError("missing uri")
         if not isinstance(instruction, str) or not instruction.strip():
-            raise ValueError("missing instruction")
+            raise ValueError(f"missing {what}")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ValueError("version must be an integer")
-        return cls(uri, instruction, version, parse_range(obj.get("range")), parse_position(obj.get("position")))
+        return cls(uri, "" if apply else instruction, version, parse_range(obj.get("range")),
+                   parse_position(obj.get("position")), instruction if apply else None)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"uri": self.uri, "version": self.version, "instruction": self.instruction}
+        out: dict[str, Any] = {"uri": self.uri, "version": self.version}
+        out.update({"block": self.block} if self.block is not None else {"instruction": self.instruction})
         if self.range is not None:
             out["range"] = range_json(self.range)
         if self.position is not None:

@@ -34,7 +34,8 @@ class Worker(Protocol):
 
     running: bool
 
-    async def edit(self, params: dict, on_progress: Callable[[dict], None] | None = None, *, key=None) -> dict: ...
+    async def edit(self, params: dict, on_progress: Callable[[dict], None] | None = None, *, key=None,
+                   method: str = "edit") -> dict: ...
 
 
 class EditRunner:
@@ -81,13 +82,15 @@ class EditRunner:
             line = index.position_at(bad).line + 1
             return self._fail(req, Status.ERROR, f"the document holds text that is not valid Unicode (line {line}); "
                                             "nothing was changed")
-        if _not_unicode(req.instruction) is not None:
-            return self._fail(req, Status.ERROR, "the instruction holds text that is not valid Unicode; nothing was changed")
-        params = {"document": text, "instruction": req.instruction, "selector": settings.selector,
-                  "max_new_tokens": settings.budget}
+        what = "instruction" if req.block is None else "block"
+        if _not_unicode(req.instruction if req.block is None else req.block) is not None:
+            return self._fail(req, Status.ERROR, f"the {what} holds text that is not valid Unicode; nothing was changed")
+        params = {"document": text, "max_new_tokens": settings.budget}
+        params.update({"instruction": req.instruction, "selector": settings.selector} if req.block is None
+                      else {"block": req.block})
         if req.range is not None:
             params["lines"] = positions.selected_lines(text, index, req.range)
-        if req.position is not None:
+        if req.position is not None and req.block is None:
             params["at"] = positions.line_of(text, index, req.position)
         if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
             params["language"] = language  # how a windowed edit reads the outline
@@ -96,7 +99,8 @@ class EditRunner:
         warning = None
         try:
             async with asyncio.timeout(settings.timeout or None):
-                result = await self.worker.edit(params, progress.report, key=req.uri)
+                result = await self.worker.edit(params, progress.report, key=req.uri,
+                                                method="edit" if req.block is None else "apply")
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")

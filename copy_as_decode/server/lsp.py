@@ -9,6 +9,8 @@
                               symbol at the cursor `position`, core/windows.py) with work-done progress
                               and applies it with workspace/applyEdit (as hunks that need confirmation
                               when it goes to review);
+                              copyAsDecode.apply {uri, version, block, range?, position?}: the same for a
+                              code block merged into the document (engine/apply.py);
                               copyAsDecode.cancel {uri?}: cancels running edits
 
 This file holds one function per LSP feature and the server object they share. What they call on lives
@@ -30,6 +32,8 @@ from pygls.protocol import LanguageServerProtocol
 
 from . import positions
 from .edit_request import (
+    APPLY_COMMAND,
+    APPLY_TITLE,
     CANCEL_COMMAND,
     EDIT_COMMAND,
     EDIT_TITLE,
@@ -296,14 +300,24 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
 
 @server.command(EDIT_COMMAND)
 async def edit_command(ls: CopyAsDecodeServer, *args):
+    return await _run_command(ls, EDIT_COMMAND, args)
+
+
+@server.command(APPLY_COMMAND)
+async def apply_command(ls: CopyAsDecodeServer, *args):
+    return await _run_command(ls, APPLY_COMMAND, args)
+
+
+async def _run_command(ls: CopyAsDecodeServer, command: str, args) -> dict:
+    """copyAsDecode.edit or copyAsDecode.apply: read its one argument, run it, apply the result."""
     try:
-        req = EditCommand.from_json(args[0] if len(args) == 1 else None)
+        req = EditCommand.from_json(args[0] if len(args) == 1 else None, apply=command == APPLY_COMMAND)
     except ValueError as e:
-        ls.tell(types.MessageType.Error, f"bad {EDIT_COMMAND} argument: {e}")
+        ls.tell(types.MessageType.Error, f"bad {command} argument: {e}")
         return {"applied": False, "status": Status.ERROR, "reviewed": False, "message": str(e)}
-    outcome = await ls.run_edit(req)
+    outcome = await ls.run_edit(req, title="Copy-as-Decode" if req.block is None else APPLY_TITLE)
     if outcome.status == Status.OK:
-        outcome.status = await _apply(ls, outcome, req.instruction)
+        outcome.status = await _apply(ls, outcome, req.instruction or APPLY_TITLE)
     return outcome.result()
 
 

@@ -199,8 +199,9 @@ class WorkerClient:
             self._pending.pop(req.id, None)
 
     async def edit(self, params: dict, on_progress: Callable[[dict], None] | None = None, *, key=None,
-                   on_id: Callable[[int], None] | None = None) -> dict:
-        """Run one edit; returns the worker's result {"text", "program", "stop", "stats"}.
+                   on_id: Callable[[int], None] | None = None, method: str = "edit") -> dict:
+        """Run one edit (or `apply`, a code block merged: the same answer); returns the worker's result
+        {"text", "program", "stop", "stats"}.
 
         Raises WorkerError (engine error, with its code; or a request that cannot be encoded, before
         anything is sent or started), WorkerCrashed (the process died; the next request restarts it),
@@ -208,7 +209,7 @@ class WorkerClient:
         receives the request id (for `cancel`) as soon as it is sent.
         """
         rid = next(self._ids)
-        line = _encode({"jsonrpc": "2.0", "id": rid, "method": "edit", "params": params})
+        line = _encode({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         await self.start()
         req = _Request(rid, key, on_progress)
         if key is not None and (old := self._by_key.get(key)) is not None:

@@ -1,0 +1,162 @@
+"""`apply`: a chat's code block merged into a file, from each door (the CLI, the worker, the language server).
+
+The blocks here are placed by the parser alone (core/block_merge.py), so the exact result is known; the model's
+part (engine/apply.py, a windowed edit) is the tiny model's, checked only for what always holds: a finished
+apply that writes no lazy marker, or nothing changed.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from copy_as_decode.core.block_merge import MergeError
+from copy_as_decode.engine.apply import apply
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "copy_as_decode.cli"]
+
+FILE = '''import os
+
+
+class Store:
+    """Keeps values."""
+
+    def __init__(self):
+        self.values = {}
+
+    def get(self, key):
+        return self.values[key]
+
+
+def main():
+    store = Store()
+    print(store.get("a"))
+'''
+
+LAZY_BLOCK = '''```python
+class Store:
+    # ... existing code ...
+
+    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def put(self, key, value):
+        self.values[key] = value
+```
+'''
+
+MERGED = FILE.replace('''    def get(self, key):
+        return self.values[key]
+''', '''    def get(self, key, default=None):
+        return self.values.get(key, default)
+
+    def put(self, key, value):
+        self.values[key] = value
+''')
+
+
+def run_cli(*args, stdin: str | None = None):
+    return subprocess.run(CLI + list(args), input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_the_parser_places_a_lazy_class_block_without_a_model():
+    result = apply(FILE, LAZY_BLOCK)
+    assert result.text == MERGED
+    assert result.stats.selector == "merge" and result.stats.forwards == 0
+    assert "replaced `Store.get`" in result.stats.windows and "added `Store.put` after `Store.get`" in result.stats.windows
+
+
+def test_a_block_whose_place_is_not_certain_needs_the_model():
+    block = "    total = 0\n    # ... existing code ...\n    return total * 2\n"
+    with pytest.raises(MergeError, match="no model was given"):
+        apply(FILE, block)
+
+
+def test_a_block_that_would_break_the_file_is_refused():
+    with pytest.raises(MergeError, match="no longer parse"):
+        apply(FILE, "def main():\n    store = Store(\n")
+
+
+def test_a_block_of_markers_only_is_refused():
+    with pytest.raises(MergeError, match="only lazy markers"):
+        apply(FILE, "# ... existing code ...\n")
+
+
+def test_cli_apply_prints_the_diff_and_writes_with_write(tmp_path):
+    target, block = tmp_path / "store.py", tmp_path / "block.txt"
+    target.write_text(FILE)
+    block.write_text(LAZY_BLOCK)
+    shown = run_cli("apply", str(target), str(block), "--no-model")
+    assert shown.returncode == 0, shown.stderr
+    assert "+    def put(self, key, value):" in shown.stdout and "-        return self.values[key]" in shown.stdout
+    assert target.read_text() == FILE
+    written = run_cli("apply", str(target), "--write", "--no-model", stdin=LAZY_BLOCK)  # the block on stdin
+    assert written.returncode == 0, written.stderr
+    assert target.read_bytes() == MERGED.encode()
+    assert "merge: replaced `Store.get`" in written.stderr
+
+
+def test_cli_apply_keeps_crlf_and_changes_nothing_on_a_refusal(tmp_path):
+    target = tmp_path / "store.py"
+    target.write_bytes(FILE.replace("\n", "\r\n").encode())
+    ok = run_cli("apply", str(target), "-", "--write", "--no-model", stdin=LAZY_BLOCK)
+    assert ok.returncode == 0, ok.stderr
+    assert target.read_bytes() == MERGED.replace("\n", "\r\n").encode()
+    before = target.read_bytes()
+    bad = run_cli("apply", str(target), "-", "--write", "--no-model", stdin="def main():\n    store = Store(\n")
+    assert bad.returncode == 2 and "no longer parse" in bad.stderr and bad.stderr.count("\n") <= 3
+    assert target.read_bytes() == before
+
+
+@pytest.mark.model
+def test_the_worker_answers_apply_with_the_merged_document():
+    request = {"jsonrpc": "2.0", "id": 7, "method": "apply", "params": {"document": FILE, "block": LAZY_BLOCK}}
+    bad = {"jsonrpc": "2.0", "id": 8, "method": "apply", "params": {"document": FILE}}
+    out = subprocess.run(CLI + ["worker", "--model", "tiny"], input=json.dumps(request) + "\n" + json.dumps(bad) + "\n",
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    answers = {a["id"]: a for a in map(json.loads, out.stdout.splitlines()) if "id" in a}
+    assert answers[7]["result"]["text"] == MERGED and answers[7]["result"]["stats"]["selector"] == "merge"
+    assert answers[8]["error"]["code"] == -32602 and "block" in answers[8]["error"]["message"]
+
+
+@pytest.mark.model
+def test_a_part_the_parser_cannot_place_goes_to_the_model_and_never_writes_a_marker(tmp_path):
+    """The tiny model's rewrite is gibberish: the apply either finishes, with no marker line in the file and the
+    lines outside the function unchanged, or changes nothing (exit 3, or 2 when the result would not parse)."""
+    target = tmp_path / "store.py"
+    target.write_text(FILE)
+    block = "def main():\n    # ... existing code ...\n    print(store.get('b'))\n"
+    res = run_cli("apply", str(target), "-", "--write", "--model", "tiny", "--max-new-tokens", "24", stdin=block)
+    text = target.read_text()
+    assert res.returncode in (0, 2, 3), res.stderr
+    if res.returncode == 0:
+        assert "# ... existing code ..." not in text
+        assert text.startswith(FILE[:FILE.index("def main")])
+    else:
+        assert text == FILE
+
+
+@pytest.mark.model
+async def test_the_language_server_applies_a_block_as_a_versioned_edit():
+    """copyAsDecode.apply through the real server and the real worker (tiny model, not run: the parser places
+    the block): the buffer becomes the merged file; a stale version changes nothing; a missing block is an
+    error answer."""
+    from lsprotocol import types as t
+    from test_lsp_server import URI, UTF16, session
+    worker = [sys.executable, "-m", "copy_as_decode.cli", "worker"]
+    async with session(encoding=UTF16, worker=worker, model="tiny", device="cpu", timeout=300) as (client, editor):
+        editor.open(URI, FILE)
+
+        async def run(arg):
+            return await client.protocol.send_request_async(t.WORKSPACE_EXECUTE_COMMAND, t.ExecuteCommandParams(
+                command="copyAsDecode.apply", arguments=[arg]))
+
+        stale = await run({"uri": URI, "version": editor.version(URI) + 1, "block": LAZY_BLOCK})
+        assert stale["status"] == "stale" and editor.text(URI) == FILE
+        missing = await run({"uri": URI, "version": editor.version(URI)})
+        assert missing["status"] == "error" and "missing block" in missing["message"]
+        done = await run({"uri": URI, "version": editor.version(URI), "block": LAZY_BLOCK})
+        assert done["status"] == "applied", done
+        assert editor.text(URI) == MERGED
