@@ -6,9 +6,12 @@ import math
 
 import pytest
 
-from copy_as_decode.bench import ceiling, corpora, roundtrip
+from copy_as_decode.bench import all_corpora, ceiling, corpora, roundtrip
 from copy_as_decode.bench.tokens import Tokens
+from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Gen
+from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import models
 
 pytestmark = pytest.mark.model
@@ -84,6 +87,37 @@ def test_shift_ends_clamps_to_programs_the_grammar_accepts():
     assert roundtrip.shift_ends(program, 2, 12) == [Copy(1, 4), Gen("x\n"), Copy(5, 9), Gen("y\n"), Copy(10, 12)]
     assert roundtrip.shift_ends(program, -2, 12) == [Copy(1, 1), Gen("x\n"), Copy(5, 7), Gen("y\n"), Copy(10, 10)]
     assert roundtrip.shift_ends(program, 5, 10)[-1] == Copy(10, 10)
+
+
+
+def test_shift_ends_moves_a_moved_copys_end_inside_the_document_only():
+    # a reorder: lines 10-11 moved up front, then 2-8 and 12-16 in order
+    program = [Gen("# Changelog\n"), Copy(10, 11, 0), Copy(2, 8), Copy(12, 16)]
+    assert roundtrip.shift_ends(program, 1, 16) == [Gen("# Changelog\n"), Copy(10, 12, 0), Copy(2, 9), Copy(12, 16)]
+    assert roundtrip.shift_ends(program, 2, 16) == [Gen("# Changelog\n"), Copy(10, 13, 0), Copy(2, 10), Copy(12, 16)]
+    assert roundtrip.shift_ends(program, -2, 16) == [Gen("# Changelog\n"), Copy(10, 10, 0), Copy(2, 6), Copy(12, 14)]
+    assert roundtrip.shift_ends([Copy(15, 16, -4), Copy(1, 3)], 2, 16) == [Copy(15, 16, -4), Copy(1, 5)]
+    assert roundtrip.shift_ends([Copy(1, 3), Copy(2, 3, 4), Copy(4, 5)], 2, 16) == [Copy(1, 3), Copy(2, 5, 4), Copy(4, 7)]
+
+
+@pytest.mark.parametrize("name", [*corpora.CORPORA, *corpora.LONG_CORPORA, *corpora.LOCATE_CORPORA,
+                                  *corpora.STRUCTURAL_CORPORA])
+def test_perturbation_runs_on_every_shipped_corpus(name, tokens):
+    """Every end shift of every gold program (moved copies included) is one the resolver takes."""
+    moved = 0
+    for case in all_corpora.load(name):
+        items = line_oracle(case.before, case.after, tokens.count)  # the bench's line program
+        n = len(split_lines(case.before))
+        moved += any(isinstance(item, Copy) and item.moved for item in items)
+        for d in roundtrip.SHIFTS:
+            shifted = roundtrip.shift_ends(items, d, n)
+            assert [(type(a), getattr(a, "start", None), getattr(a, "indent", None)) for a in items] == \
+                [(type(b), getattr(b, "start", None), getattr(b, "indent", None)) for b in shifted]
+            assert all(1 <= c.start <= c.end <= n for c in shifted if isinstance(c, Copy))
+            resolve(shifted, case.before)  # raises if a range is inverted, outside or out of order
+        assert roundtrip.perturb(items, case).keys() == set(roundtrip.SHIFTS)
+    if name in ("text", "move-method"):  # the prose reorders and every moved method
+        assert moved
 
 
 def test_roundtrip_keys_and_ranges(subset, tokens):

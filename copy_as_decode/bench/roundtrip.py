@@ -14,6 +14,7 @@ import json
 import random
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from tqdm import tqdm
@@ -31,8 +32,11 @@ SHIFTS = (1, -1, 2, -2)
 PERTURBATION = (
     'Every <copy lines="i-j"/> in the case\'s line-oracle program has its end line j moved to j+d '
     "(d = +1, -1, +2, -2); start lines are kept. j+d is clamped to [i, min(n, i2-1)] (n: input lines, "
-    "i2: start of the next copy), so every perturbed program is one the grammar accepts: ranges inside "
-    "the document, non-empty, in order. EM: the resolved file equals the gold file byte for byte. "
+    "i2: start of the next in-order copy), so every perturbed program is one the grammar accepts: ranges inside "
+    "the document, non-empty, in order. A moved copy (<copy lines=\"i-j\" indent=\"s\"/>, outside the order) "
+    "has its end moved the same way, clamped to [i, n] only, and keeps its shift: the grammar lets a moved copy "
+    "take any lines, and it neither bounds nor is bounded by the in-order copies. "
+    "EM: the resolved file equals the gold file byte for byte. "
     "'unchanged' counts cases whose program the clamping left as it was (these are exact by construction; "
     "programs without copies are among them). pm1 pools d = +1 and -1 (each case once per direction), "
     "pm2 pools +2 and -2. A shift by 2 is clamped to no change exactly when a shift by 1 is, so pm1 and "
@@ -51,15 +55,15 @@ def lossless(items: list[Item], case: Case) -> bool:
 
 
 def shift_ends(items: list[Item], d: int, n: int) -> list[Item]:
-    starts = [item.start for item in items if isinstance(item, Copy)][1:] + [n + 1]
-    out, k = [], 0
-    for item in items:
-        if isinstance(item, Copy):
-            out.append(Copy(item.start, min(max(item.end + d, item.start), n, starts[k] - 1)))
-            k += 1
-        else:
-            out.append(item)
-    return out
+    """Each line copy's end moved by d (PERTURBATION): an in-order copy stays before the next in-order copy,
+    a moved copy only inside the document."""
+    bound, bounds = n, []  # for each item, the last line its end may reach
+    for item in reversed(items):
+        bounds.append(bound)
+        if isinstance(item, Copy) and not item.moved:
+            bound = item.start - 1
+    return [replace(item, end=min(max(item.end + d, item.start), n if item.moved else last))
+            if isinstance(item, Copy) else item for item, last in zip(items, reversed(bounds))]
 
 
 def perturb(items: list[Item], case: Case) -> dict[int, tuple[bool, bool]]:
