@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the selector registry (engine/selectors/) into the VS Code extension's `copyAsDecode.selector`
-setting, so the editor offers what the engine has. `--check` only says whether the file is in step (the test
-suite runs it)."""
+setting, and the engine's backends and remote wire formats (engine/backend.py, engine/dialects.py) into
+`copyAsDecode.backend` and `copyAsDecode.api`, so the editor offers what the engine has. `--check` only says
+whether the file is in step (the test suite runs it)."""
 import json
 import sys
 from pathlib import Path
@@ -17,9 +18,40 @@ def selector_setting() -> dict:
             "default": DEFAULT_SELECTOR, "markdownDescription": "How the edit program is chosen."}
 
 
+# What each backend and wire format means, for the settings editor; a name missing here fails the sync.
+BACKEND_HELP = {"local": "the model runs in the worker, on this machine",
+                "remote": "edits decode on the inference server at `copyAsDecode.endpoint` (llama-server, vLLM, SGLang)"}
+API_HELP = {"auto": "asked from the server (llama.cpp's own API when it is llama-server)",
+            "llama.cpp": "llama-server's native `/completion` (token ids back, prefix-cache figures)",
+            "openai": "OpenAI-style `/v1/completions` (vLLM, SGLang, other servers)"}
+
+
+def choice_setting(names, help: dict, default_help: str, description: str) -> dict:
+    """A string setting whose empty value means the worker's default."""
+    return {"type": "string", "enum": ["", *names], "markdownEnumDescriptions": [default_help, *(help[n] for n in names)],
+            "default": "", "markdownDescription": description}
+
+
+def backend_setting() -> dict:
+    from copy_as_decode.engine.backend import BACKEND_ENV, BACKENDS
+    return choice_setting(BACKENDS, BACKEND_HELP, f"the worker's default (`${BACKEND_ENV}`, else `local`)",
+                          "Where the model runs. `remote`: on an inference server you run (llama-server, vLLM, "
+                          "SGLang) at `#copyAsDecode.endpoint#`; `#copyAsDecode.model#` then names the local "
+                          "tokenizer, which must be the served model's. Changing it restarts the model worker.")
+
+
+def api_setting() -> dict:
+    from copy_as_decode.engine.dialects import APIS
+    return choice_setting(APIS, API_HELP, "the worker's default (`auto`)",
+                          "With `#copyAsDecode.backend#` `remote`: the server's wire format.")
+
+
 def synced(text: str) -> str:
     package = json.loads(text)
-    package["contributes"]["configuration"]["properties"]["copyAsDecode.selector"] = selector_setting()
+    properties = package["contributes"]["configuration"]["properties"]
+    properties["copyAsDecode.selector"] = selector_setting()
+    properties["copyAsDecode.backend"] = backend_setting()
+    properties["copyAsDecode.api"] = api_setting()
     return json.dumps(package, indent=2) + "\n"
 
 
@@ -28,7 +60,8 @@ def main() -> int:
     if synced(text) == text:
         return 0
     if "--check" in sys.argv:
-        print(f"{PACKAGE} is not in step with engine/selectors/: run scripts/sync-vscode-settings.py", file=sys.stderr)
+        print(f"{PACKAGE} is not in step with the engine (selectors, backends, wire formats): "
+              "run scripts/sync-vscode-settings.py", file=sys.stderr)
         return 1
     PACKAGE.write_text(synced(text))
     print(f"wrote {PACKAGE}")

@@ -2,8 +2,11 @@
 import shlex
 import sys
 from dataclasses import dataclass, field, fields, replace
+from urllib.parse import urlsplit
 
 from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, QUANTS
+from copy_as_decode.engine.backend import BACKENDS
+from copy_as_decode.engine.dialects import APIS
 from copy_as_decode.engine.models import NAMES, TINY
 from copy_as_decode.engine.selectors import OFFERED
 
@@ -14,7 +17,11 @@ REVIEW = ("always", "never", "large")
 # camelCase setting name -> field name
 _NAMES = {"model": "model", "selector": "selector", "quant": "quant", "device": "device", "dtype": "dtype",
           "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command",
-          "review": "review", "reviewLines": "review_lines"}
+          "review": "review", "reviewLines": "review_lines", "backend": "backend", "endpoint": "endpoint",
+          "api": "api"}
+# settings that are worker options: field name -> the worker's flag, appended when the value is not empty
+_FLAGS = {"quant": "--quant", "device": "--device", "dtype": "--dtype", "backend": "--backend",
+          "endpoint": "--endpoint", "api": "--api"}
 
 
 class SettingsError(ValueError):
@@ -33,17 +40,20 @@ class Settings:
     worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
     review: str = "large"  # which edits go to review, in clients that can show one
     review_lines: int = 20  # "large": more changed lines than this
+    # The engine (engine/backend.py); empty: the worker's default ($COPY_AS_DECODE_BACKEND, else local). With
+    # "remote" the edits decode on the inference server at `endpoint` and `model` names the local tokenizer.
+    backend: str = ""
+    endpoint: str = ""  # the remote engine's base URL; empty: the worker's default ($COPY_AS_DECODE_ENDPOINT)
+    api: str = ""  # the remote engine's wire format; empty: the worker's default (auto)
 
     def command(self) -> list[str]:
-        """The worker's command line: the program, then --model (and --quant/--device/--dtype when set)."""
+        """The worker's command line: the program, then --model (and --quant, --device, --dtype, --backend,
+        --endpoint, --api when set)."""
         program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
         program += ["--model", self.model]
-        if self.quant:
-            program += ["--quant", self.quant]
-        if self.device:
-            program += ["--device", self.device]
-        if self.dtype:
-            program += ["--dtype", self.dtype]
+        for name, flag in _FLAGS.items():
+            if getattr(self, name):
+                program += [flag, getattr(self, name)]
         return program
 
     def merged(self, raw) -> tuple["Settings", list[str]]:
@@ -117,7 +127,30 @@ def _check(key: str, name: str, value):
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(QUANTS)} (or empty: the worker's default)")
     if name == "review" and value not in REVIEW:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(REVIEW)}")
+    if name == "backend" and value not in ("", *BACKENDS):
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(BACKENDS)} (or empty: the worker's default)")
+    if name == "api" and value not in ("", *APIS):
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(APIS)} (or empty: the worker's default)")
+    if name == "endpoint":
+        return _endpoint(key, value)
+    return value
+
+
+def _endpoint(key: str, value: str) -> str:
+    """An http(s) URL with a host (surrounding blanks dropped), or empty."""
+    value = value.strip()
+    if not value:
+        return value
+    try:
+        url = urlsplit(value)
+        url.port  # noqa: B018  (raises ValueError on a port that is not a number)
+    except ValueError:
+        url = None
+    if url is None or url.scheme.lower() not in ("http", "https") or not url.hostname or any(c.isspace() for c in value):
+        raise SettingsError(f"{SECTION}.{key} must be an http:// or https:// URL such as http://127.0.0.1:8080 "
+                            "(or empty: the worker's default)")
     return value
 
 
 FIELDS = tuple(f.name for f in fields(Settings))
+KEYS = tuple(_NAMES)  # the settings' names as clients send them

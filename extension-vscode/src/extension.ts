@@ -20,6 +20,7 @@ import {
 
 const SECTION = 'copyAsDecode';
 const SERVER_EDIT = 'copyAsDecode.edit';
+const SERVER_APPLY = 'copyAsDecode.apply';
 
 /** Where the user means: the selection, if any, and the cursor (the server edits the function there). */
 interface EditTarget {
@@ -57,6 +58,9 @@ function serverSettings(): Record<string, unknown> {
     workerCommand: cfg.get<string[]>('workerCommand'),
     review: cfg.get<string>('review'),
     reviewLines: cfg.get<number>('reviewLines'),
+    backend: cfg.get<string>('backend'),
+    endpoint: cfg.get<string>('endpoint'),
+    api: cfg.get<string>('api'),
   };
 }
 
@@ -85,9 +89,12 @@ function serverCommand(): string[] {
 
 function updateStatus(): void {
   const settings = serverSettings();
+  const engine = settings.backend === 'remote'
+    ? `remote \`${settings.endpoint || '$COPY_AS_DECODE_ENDPOINT'}\`, tokenizer \`${settings.model}\``
+    : `model \`${settings.model}\`, quant \`${settings.quant || 'auto'}\`, device \`${settings.device || 'auto'}\`, ` +
+      `dtype \`${settings.dtype || 'auto'}\``;
   const tip = new vscode.MarkdownString(
-    `**Copy-as-Decode**\n\nmodel \`${settings.model}\`, selector \`${settings.selector}\`, ` +
-      `quant \`${settings.quant || 'auto'}\`, device \`${settings.device || 'auto'}\`, dtype \`${settings.dtype || 'auto'}\`` +
+    `**Copy-as-Decode**\n\n${engine}, selector \`${settings.selector}\`` +
       (lastMessage ? `\n\n${lastMessage}` : ''),
   );
   status.tooltip = tip;
@@ -224,25 +231,32 @@ async function stopClient(): Promise<void> {
 
 /** Ask the server to edit `target` by `instruction`; it applies the result with workspace/applyEdit. */
 async function runEdit(target: EditTarget, instruction: string): Promise<void> {
+  await runServerCommand(SERVER_EDIT, { ...target, instruction });
+}
+
+/**
+ * Send one of the server's editing commands (`copyAsDecode.edit`, `copyAsDecode.apply`) with its argument,
+ * as a running edit that the status bar shows and Cancel stops; the server applies the result itself. Returns
+ * its answer `{applied, status, reviewed, edits, stats?, message?}`, or undefined when none came (no server,
+ * cancelled, failed: the user was told).
+ */
+async function runServerCommand(command: string, arg: object): Promise<unknown> {
   const c = client;
   if (!c || c.state !== State.Running) {
     void vscode.window.showErrorMessage('Copy-as-Decode: the server is not running.');
-    return;
+    return undefined;
   }
   const source = new vscode.CancellationTokenSource();
   pending.add(source);
   try {
     const result = await tracked(() =>
-      c.sendRequest(
-        ExecuteCommandRequest.type,
-        { command: SERVER_EDIT, arguments: [{ ...target, instruction }] },
-        source.token,
-      ),
+      c.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] }, source.token),
     );
     lastMessage = summarize(result);
     if (lastMessage) output.appendLine(lastMessage);
     const outcome = result && typeof result === 'object' ? (result as Record<string, unknown>).status : undefined;
     if (typeof outcome === 'string') showOutcome(outcome);
+    return result;
   } catch (e) {
     if (source.token.isCancellationRequested) {
       lastMessage = 'last edit cancelled';
@@ -253,6 +267,7 @@ async function runEdit(target: EditTarget, instruction: string): Promise<void> {
       showOutcome('error');
       void vscode.window.showErrorMessage(`Copy-as-Decode: ${msg}`);
     }
+    return undefined;
   } finally {
     pending.delete(source);
     source.dispose();
@@ -278,15 +293,18 @@ function summarize(result: unknown): string | undefined {
   if (typeof r.status === 'string') parts.push(r.status);
   if (typeof r.edits === 'number') parts.push(`${r.edits} edit${r.edits === 1 ? '' : 's'}`);
   if (r.reviewed === true) parts.push('reviewed');
-  // Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file: the user sees
-  // whether the cursor or the selection was the place they meant.
+  // Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file, or where an applied
+  // block went ("replaced `parse_port` (lines 41-52)"): the user sees whether the cursor or the selection
+  // was the place they meant.
   const windows = stats.windows;
   if (typeof windows === 'string' && windows) {
-    parts.push(windows.startsWith('whole file') ? windows : `lines ${windows}`);
+    parts.push(/^\d/.test(windows) ? `lines ${windows}` : windows);
   }
   for (const key of ['sampled', 'spliced', 'total_s']) {
     if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
   }
+  // Completion requests to an inference server (copyAsDecode.backend "remote").
+  if (typeof stats.requests === 'number' && stats.requests > 0) parts.push(`requests ${stats.requests}`);
   return parts.length ? `last edit: ${parts.join(', ')}` : undefined;
 }
 
@@ -334,6 +352,70 @@ async function editInteractive(arg?: EditTarget): Promise<void> {
   await runEdit(arg, instruction);
 }
 
+/** What applyBlock answers when it sends nothing: the shape of the server's answer. */
+function notSent(message: string): Record<string, unknown> {
+  return { applied: false, status: 'error', reviewed: false, edits: 0, message };
+}
+
+/**
+ * `copyAsDecode.applyBlock(block, uri?)`, for other extensions (a chat view's "Apply" button): merge the code
+ * block `block` (lazy markers such as `# ... existing code ...` allowed) into the document `uri` (default: the
+ * active editor's) with the server's `copyAsDecode.apply`. The selection of the editor showing the document
+ * says where the block goes (the cursor when nothing is selected); a document shown in no editor sends
+ * neither. Resolves to the server's answer `{applied, status, reviewed, edits, stats?, message?}`.
+ */
+async function applyBlock(block?: unknown, uri?: unknown): Promise<unknown> {
+  if (typeof block !== 'string' || block.trim() === '') {
+    const message = typeof block === 'string' ? 'the code block is empty; nothing to apply' :
+      'copyAsDecode.applyBlock takes the code block (a string) and optionally a document URI';
+    void vscode.window.showInformationMessage(`Copy-as-Decode: ${message}.`);
+    return notSent(message);
+  }
+  let editor: vscode.TextEditor | undefined;
+  let doc: vscode.TextDocument;
+  if (uri === undefined || uri === null || uri === '') {
+    editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      const message = 'open a file to apply the code block to';
+      void vscode.window.showInformationMessage(`Copy-as-Decode: ${message}.`);
+      return notSent(message);
+    }
+    doc = editor.document;
+  } else {
+    const target = uri instanceof vscode.Uri ? uri : typeof uri === 'string' ? vscode.Uri.parse(uri, true) : undefined;
+    if (!target) return notSent('the document must be given as a URI');
+    // Opening it also sends it to the server (didOpen), which edits only documents it knows.
+    doc = await vscode.workspace.openTextDocument(target);
+    const wanted = doc.uri.toString();
+    editor = vscode.window.activeTextEditor?.document.uri.toString() === wanted ? vscode.window.activeTextEditor :
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === wanted);
+  }
+  if (!client) return notSent('the server is not running');
+  const arg: EditTarget & { block: string } = { uri: doc.uri.toString(), version: doc.version, block };
+  if (editor) {
+    if (editor.selection.isEmpty) arg.position = client.code2ProtocolConverter.asPosition(editor.selection.active);
+    else arg.range = client.code2ProtocolConverter.asRange(editor.selection);
+  }
+  return runServerCommand(SERVER_APPLY, arg);
+}
+
+/** Command palette: apply the clipboard's text (a code block copied from a chat) to the active editor, at the
+ * selection, else at the cursor. */
+async function applyClipboard(): Promise<unknown> {
+  if (!vscode.window.activeTextEditor) {
+    void vscode.window.showInformationMessage('Copy-as-Decode: open a file to apply the code block to.');
+    return undefined;
+  }
+  const text = await vscode.env.clipboard.readText();
+  if (text.trim() === '') {
+    void vscode.window.showInformationMessage(
+      'Copy-as-Decode: the clipboard holds no text; copy a code block first.',
+    );
+    return undefined;
+  }
+  return applyBlock(text);
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('Copy-as-Decode');
   status = vscode.window.createStatusBarItem('copyAsDecode.status', vscode.StatusBarAlignment.Right, 100);
@@ -343,7 +425,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     status,
     vscode.commands.registerCommand('copyAsDecode.editWithInstruction', editWithInstruction),
     vscode.commands.registerCommand('copyAsDecode.editInteractive', editInteractive),
-    // (copyAsDecode.cancel is the server's own command, which the language client registers.)
+    vscode.commands.registerCommand('copyAsDecode.applyClipboard', applyClipboard),
+    vscode.commands.registerCommand('copyAsDecode.applyBlock', applyBlock),
+    // (copyAsDecode.cancel and copyAsDecode.apply are the server's own commands, which the language client
+    // registers: the client-side commands have other names.)
     vscode.commands.registerCommand('copyAsDecode.cancelEdits', () => {
       for (const token of progressTokens) {
         void client?.sendNotification(WorkDoneProgressCancelNotification.type, { token });

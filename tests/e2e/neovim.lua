@@ -5,16 +5,22 @@
 --   CAD_CMD          JSON array: the server command line
 --   CAD_SETTINGS     JSON object: the copyAsDecode settings
 --   CAD_FILE         file to open and edit (written back on success)
---   CAD_MODE         "code_action" (refactor action through vim.lsp.buf.code_action) or "command" (:CopyAsDecode)
+--   CAD_MODE         "code_action" (refactor action through vim.lsp.buf.code_action), "command" (:CopyAsDecode)
+--                    or "apply" (:CopyAsDecodeApply with the code block in a register)
 --   CAD_INSTRUCTION  the instruction (typed into vim.ui.input, or given to :CopyAsDecode)
+--   CAD_BLOCK        "apply": file holding the code block, put into the register before the command
+--   CAD_REGISTER     "apply": that register, given to the command (default: none given, the unnamed one)
+--   CAD_LINES        "apply": optional "A,B", the command's range (else the cursor)
+--   CAD_EXPECT_NOTHING  "apply": the command must send nothing (an empty register); report sent = 0
 --   CAD_CURSOR       optional JSON LSP position {line, character} (0-based; character in bytes) where the
 --                    cursor is put before the edit (default: the first line's start)
 --   CAD_REVIEW       optional JSON list of steps in the review of the proposed change, each
 --                    {win = "proposal"|"buffer", line = N, keys = "gh"}: the cursor goes to line N of that
 --                    window and the keys are typed; after the edit one `u` is typed in the buffer
 --   CAD_DIFFOPT      optional 'diffopt'
---   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log, arg (the last
---                    copyAsDecode.edit argument sent), result (the server's answer to it); with CAD_REVIEW also
+--   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log, command and arg (the last
+--                    command sent to the server and its argument), result (the server's answer to it),
+--                    notes (the plugin's notifications); with CAD_REVIEW also
 --                    layout ("row": side by side, "col": one above the other), undone (the text after `u`)}
 --   CAD_TIMEOUT_MS   wait limit for the server start and for the edit (default 240000)
 local env = vim.env
@@ -59,8 +65,10 @@ local ok, err = pcall(function()
   end
   -- Everything the plugin reports, for the log.
   local notify = vim.notify
+  report.notes = {}
   vim.notify = function(msg, level, o)
     log("notify: " .. tostring(msg))
+    table.insert(report.notes, tostring(msg))
     return notify(msg, level, o)
   end
   vim.api.nvim_create_autocmd("LspProgress", {
@@ -73,12 +81,12 @@ local ok, err = pcall(function()
   local cad = require("copy_as_decode")
   -- Count the edit requests the plugin sends and the answers it gets.
   local sent, answered, answer_err, answer_result = 0, 0, nil, nil
-  local request_edit = cad.request_edit
-  cad.request_edit = function(c, b, arg, on_done)
+  local request = cad.request
+  cad.request = function(c, b, command, arg, on_done)
     sent = sent + 1
-    report.arg = arg
-    log("copyAsDecode.edit " .. vim.json.encode(arg))
-    return request_edit(c, b, arg, function(e, result)
+    report.command, report.arg = command, arg
+    log(command .. " " .. vim.json.encode(arg))
+    return request(c, b, command, arg, function(e, result)
       answered = answered + 1
       answer_err, answer_result = e, result
       report.result = result
@@ -145,6 +153,26 @@ local ok, err = pcall(function()
         return a.kind == "refactor.rewrite"
       end,
     })
+  elseif env.CAD_MODE == "apply" then
+    local f = assert(io.open(env.CAD_BLOCK, "rb"))
+    local block = f:read("*a")
+    f:close()
+    local reg = env.CAD_REGISTER or ""
+    -- As a yank would leave it (a named register also fills the unnamed one).
+    vim.fn.setreg(reg == "" and '"' or reg, block)
+    vim.api.nvim_win_set_cursor(0, { cursor.line + 1, cursor.character })
+    local cmd = (env.CAD_LINES or "") .. "CopyAsDecodeApply" .. (reg ~= "" and (" " .. reg) or "")
+    log(":" .. cmd)
+    vim.cmd(cmd)
+    if env.CAD_EXPECT_NOTHING then
+      -- A command that must send nothing (an empty register): give it a moment, then report.
+      vim.wait(1000, function()
+        return sent > 0
+      end, 20)
+      report.sent = sent
+      report.text = buffer_text(bufnr)
+      return finish(sent == 0, sent == 0 and "nothing sent" or "a request was sent")
+    end
   else
     vim.api.nvim_win_set_cursor(0, { cursor.line + 1, cursor.character })
     vim.cmd("CopyAsDecode " .. env.CAD_INSTRUCTION)

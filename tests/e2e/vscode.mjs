@@ -7,7 +7,12 @@
 //     CAD_VSIX          the packaged extension
 //     CAD_WORKSPACE     folder to open; CAD_FILE: file name in it to edit
 //     CAD_INSTRUCTION   text typed into the input box
-//     CAD_MODE          "palette" (default: F1, "Edit with Copy-as-Decode") or "refactor" (Ctrl+Shift+R menu)
+//     CAD_MODE          "palette" (default: F1, "Edit with Copy-as-Decode"), "refactor" (Ctrl+Shift+R menu) or
+//                       "apply" (the text of CAD_BLOCK onto the clipboard, then F1, "Apply Code Block from
+//                       Clipboard"; no instruction)
+//     CAD_BLOCK         "apply": file holding the code block (an empty file: the command must send nothing, and
+//                       the report's notice is the message it showed)
+//     CAD_SELECT_LINES  optional N: Shift+Down N times after placing the cursor (a selection of N lines)
 //     CAD_CURSOR        optional JSON LSP position {line, character} (0-based; an ASCII line) where the cursor
 //                       is put, by keys, before the command (default: the first line's start)
 //     CAD_UNTICK        JSON array of change labels: the edit must open the Refactor Preview, where these
@@ -168,6 +173,14 @@ async function runPaletteCommand(page, title) {
     }
   }
   throw new Error(`command "${title}" not found in the palette`);
+}
+
+/** The browser's clipboard, where VS Code's clipboard API reads (the context may read and write it). */
+async function setClipboard(page, text) {
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  const back = await page.evaluate(() => navigator.clipboard.readText());
+  if (back !== text) throw new Error(`the clipboard holds ${JSON.stringify(back.slice(0, 80))}, not the block`);
+  log(`clipboard: ${text.length} characters`);
 }
 
 /** The cursor to `cursor` ({line, character}, 0-based) by keys, as a person would move it; the status bar's
@@ -336,6 +349,7 @@ async function main() {
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${cs.port}` });
     page = await context.newPage();
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
     const folder = encodeURIComponent(env.CAD_WORKSPACE);
@@ -382,21 +396,47 @@ async function main() {
     const cursor = env.CAD_CURSOR ? JSON.parse(env.CAD_CURSOR) : { line: 0, character: 0 };
     await editor.click();
     report.cursor = await placeCursor(page, cursor);
+    for (let i = 0; i < Number(env.CAD_SELECT_LINES || 0); i++) await page.keyboard.press('Shift+ArrowDown');
+    if (env.CAD_SELECT_LINES) {
+      await sleep(300);
+      report.cursor = ((await page.locator('[id="status.editor.selection"]').first().innerText().catch(() => ''))
+        || '').replace(/\s+/g, ' ').trim();
+    }
     log(`cursor: ${report.cursor}`);
-    if (env.CAD_MODE === 'refactor') {
+    if (env.CAD_MODE === 'apply') {
+      const block = fs.readFileSync(env.CAD_BLOCK, 'utf8');
+      await setClipboard(page, block);
+      await runPaletteCommand(page, 'Apply Code Block from Clipboard');
+      log('apply command run');
+      if (!block.trim()) {
+        // Nothing may be sent: a message says why, the document stays as it was.
+        const notice = page.locator('.notifications-toasts .notification-toast', { hasText: 'Copy-as-Decode' });
+        await notice.first().waitFor({ state: 'visible', timeout: 15000 });
+        report.notice = (await notice.first().innerText()).replace(/\s+/g, ' ').trim();
+        await sleep(1500);
+        report.statuses = [await statusText(page)];
+        report.changed = /\bdirty\b/.test((await page.locator('.tab.active').first().getAttribute('class')) || '');
+        await shot(page, '2-empty-clipboard');
+        report.ok = true;
+        report.msg = 'nothing sent';
+        return;
+      }
+    } else if (env.CAD_MODE === 'refactor') {
       await runRefactorAction(page, editor, 'Edit with Copy-as-Decode', cursor);
     } else {
       await runPaletteCommand(page, 'Edit with Copy-as-Decode');
     }
-    // The extension's input box (not the palette that just closed).
-    await page.locator('.quick-input-widget', { hasText: 'What should change?' })
-      .waitFor({ state: 'visible', timeout: 15000 });
-    await page.waitForFunction(() => document.activeElement?.closest('.quick-input-widget') != null,
-      null, { timeout: 15000 });
-    await page.keyboard.type(env.CAD_INSTRUCTION, { delay: 10 });
-    await shot(page, '1-instruction');
-    await page.keyboard.press('Enter');
-    log('instruction sent');
+    if (env.CAD_MODE !== 'apply') {
+      // The extension's input box (not the palette that just closed).
+      await page.locator('.quick-input-widget', { hasText: 'What should change?' })
+        .waitFor({ state: 'visible', timeout: 15000 });
+      await page.waitForFunction(() => document.activeElement?.closest('.quick-input-widget') != null,
+        null, { timeout: 15000 });
+      await page.keyboard.type(env.CAD_INSTRUCTION, { delay: 10 });
+      await shot(page, '1-instruction');
+      await page.keyboard.press('Enter');
+      log('instruction sent');
+    }
 
     const stopWatching = watchStatus(page);
     const untick = env.CAD_UNTICK ? JSON.parse(env.CAD_UNTICK) : undefined;
@@ -450,4 +490,5 @@ async function main() {
   process.exit(report.ok ? 0 : 1);
 }
 
-main();
+// (exit here too: a run that ends early returns from main before its own exit)
+main().finally(() => process.exit(report.ok ? 0 : 1));

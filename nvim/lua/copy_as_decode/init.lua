@@ -12,6 +12,7 @@ local M = {}
 
 local NAME = "copy_as_decode"
 local SERVER_EDIT = "copyAsDecode.edit"
+local SERVER_APPLY = "copyAsDecode.apply"
 local INTERACTIVE = "copyAsDecode.editInteractive"
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
@@ -19,7 +20,8 @@ local has_011 = vim.fn.has("nvim-0.11") == 1
 M.config = {
   -- Command line of the server; nil: `copy-as-decode serve` on PATH, else `python3 -m copy_as_decode.cli serve`.
   cmd = nil,
-  -- The `copyAsDecode` settings: model, selector, device, dtype, maxNewTokens, timeout.
+  -- The `copyAsDecode` settings: model, selector, quant, device, dtype, maxNewTokens, timeout, review,
+  -- reviewLines; backend ("local" | "remote"), endpoint (the inference server's URL), api (nvim/README.md).
   settings = {},
   -- nil: every buffer that holds a file.
   filetypes = nil,
@@ -181,28 +183,35 @@ local function summarize(result)
   end
   local stats = result.stats or result
   local parts = {}
-  -- Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file: the user sees
-  -- whether the cursor or the range was the place they meant.
+  -- Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file, or where an applied
+  -- block went ("replaced `parse_port` (lines 41-52)"): the user sees whether the cursor or the range was
+  -- the place they meant.
   if type(stats.windows) == "string" and stats.windows ~= "" then
-    table.insert(parts, stats.windows:find("^whole file") and stats.windows or ("lines " .. stats.windows))
+    table.insert(parts, stats.windows:find("^%d") and ("lines " .. stats.windows) or stats.windows)
   end
   for _, key in ipairs({ "sampled", "spliced", "total_s" }) do
     if type(stats[key]) == "number" then
       table.insert(parts, string.format("%s %s", key, stats[key]))
     end
   end
+  -- Completion requests sent to an inference server (the setting backend = "remote").
+  if type(stats.requests) == "number" and stats.requests > 0 then
+    table.insert(parts, string.format("requests %s", stats.requests))
+  end
   return #parts > 0 and table.concat(parts, ", ") or nil
 end
 
---- Send `copyAsDecode.edit` with `arg` = {uri, version, range?, position?, instruction}; the server applies the
---- result through workspace/applyEdit. `on_done(err, result)` runs when the server answers.
-function M.request_edit(client, bufnr, arg, on_done)
-  local params = { command = SERVER_EDIT, arguments = { arg } }
+--- Send the server's editing command `command` (copyAsDecode.edit or copyAsDecode.apply) with its argument
+--- `arg`; the server applies the result through workspace/applyEdit. `on_done(err, result)` runs when the
+--- server answers. Returns the request id, or nil when the server is not running.
+function M.request(client, bufnr, command, arg, on_done)
+  local params = { command = command, arguments = { arg } }
+  local what = command == SERVER_APPLY and "apply" or "edit"
   local ok, id
   local function handler(err, result)
     running[id] = nil
     if err then
-      notify("edit failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      notify(what .. " failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     else
       local s = summarize(result)
       if s then
@@ -220,6 +229,16 @@ function M.request_edit(client, bufnr, arg, on_done)
   end
   running[id] = { client = client, bufnr = bufnr }
   return id
+end
+
+--- Send `copyAsDecode.edit` with `arg` = {uri, version, range?, position?, instruction} (see M.request).
+function M.request_edit(client, bufnr, arg, on_done)
+  return M.request(client, bufnr, SERVER_EDIT, arg, on_done)
+end
+
+--- Send `copyAsDecode.apply` with `arg` = {uri, version, block, range?, position?} (see M.request).
+function M.request_apply(client, bufnr, arg, on_done)
+  return M.request(client, bufnr, SERVER_APPLY, arg, on_done)
 end
 
 local function with_instruction(instruction, fn)
@@ -258,6 +277,55 @@ function M.edit(opts)
     end
     M.request_edit(client, bufnr, arg, opts.on_done)
   end)
+end
+
+--- The text of register `reg` ("" or nil: the unnamed register), or nil and why not.
+local function register_text(reg)
+  reg = (reg == nil or reg == "") and '"' or reg
+  if #reg ~= 1 or not reg:match('^[%w"%-%*%+%.:/#%%]$') then
+    return nil, "not a register: " .. reg
+  end
+  if (reg == "+" or reg == "*") and vim.fn.has("clipboard") == 0 then
+    return nil, "no clipboard provider for register " .. reg .. " (:help clipboard)"
+  end
+  return vim.fn.getreg(reg)
+end
+
+--- Apply a code block (a chat's answer; lazy markers such as `# ... existing code ...` stand for what stays)
+--- to the buffer with the server's copyAsDecode.apply: at lines line1..line2 when given, else at the cursor.
+--- opts: { bufnr, block (default: the text of `register`), register (default the unnamed one), line1, line2,
+--- on_done }. An empty block sends nothing.
+function M.apply(opts)
+  opts = opts or {}
+  local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
+  local block, why = opts.block, nil
+  if block == nil then
+    block, why = register_text(opts.register)
+    if not block then
+      notify(why, vim.log.levels.ERROR)
+      return nil
+    end
+  end
+  if vim.trim(block) == "" then
+    local reg = (opts.register == nil or opts.register == "") and '"' or opts.register
+    notify((opts.block ~= nil and "the code block" or "register " .. reg) .. " is empty; nothing to apply",
+      vim.log.levels.WARN)
+    return nil
+  end
+  local cursor = buffer_cursor(bufnr)
+  local client = ready_client(bufnr)
+  if not client then
+    notify("the server did not start (see :LspLog)", vim.log.levels.ERROR)
+    return nil
+  end
+  local encoding = client.offset_encoding or "utf-16"
+  local arg = { uri = vim.uri_from_bufnr(bufnr), version = doc_version(bufnr), block = block }
+  if opts.line1 and opts.line2 then
+    arg.range = range_params(bufnr, opts.line1, opts.line2, encoding)
+  elseif cursor then
+    arg.position = lsp_position(bufnr, cursor, encoding)
+  end
+  return M.request_apply(client, bufnr, arg, opts.on_done)
 end
 
 --- Client side of the server's "Edit with Copy-as-Decode…" code action: argument {uri, version, range?,
@@ -351,6 +419,17 @@ function M.setup(opts)
     end
     M.edit(o)
   end, { nargs = "*", range = true, desc = "Edit the buffer (or range) with Copy-as-Decode" })
+  vim.api.nvim_create_user_command("CopyAsDecodeApply", function(cmd)
+    local o = { register = vim.trim(cmd.args) }
+    if cmd.range > 0 then
+      o.line1, o.line2 = cmd.line1, cmd.line2
+    end
+    M.apply(o)
+  end, {
+    nargs = "?",
+    range = true,
+    desc = "Apply the code block in a register (default the unnamed one, + for the clipboard) at the cursor or range",
+  })
   vim.api.nvim_create_user_command("CopyAsDecodeCancel", M.cancel, { desc = "Cancel running Copy-as-Decode edits" })
 
   if M.config.progress and vim.fn.exists("##LspProgress") == 1 then
