@@ -3,7 +3,9 @@ the parts whose place the block does not say exactly.
 
 Each part the merge leaves pending is a windowed edit of the merged file: the lines the part belongs to (the
 function or class it sits in, found again by name in the merged file) are rewritten by the model with the
-part, markers and all, as its instruction, and every other line is copied (engine/selectors/windowed.py). So
+part, markers and all, as its instruction, and every other line is copied (engine/selectors/windowed.py). The
+rewrite drafts from the window's lines and from the part's (engine/drafter.py), so the block's new lines are
+checked in one forward each run, not written token by token. So
 the model is loaded and run only for those parts; a block the parser places whole costs no forward pass.
 Whatever wrote the text, the guarantees hold at the end: no lazy-marker line lands in the file, and a file that
 parsed still parses.
@@ -48,7 +50,8 @@ def apply(document: str, block: str, engine: Callable[[], object] | None = None,
         for part in merged.pending:
             hooks.check()
             result = front.edit(text, instruction(part.text), "windowed", lines=_window(text, part, merged.language) or lines,
-                                language=merged.language, hooks=hooks, max_new_tokens=max_new_tokens)
+                                language=merged.language, hooks=hooks, max_new_tokens=max_new_tokens,
+                                drafts=part.text)
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
             stats.windows = "; ".join(filter(None, (stats.windows, result.stats.windows)))

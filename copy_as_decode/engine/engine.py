@@ -80,7 +80,8 @@ class Engine(EditFront):
         return tracker.items, stats
 
     def _decode_rewrite(self, plan: DecodePlan):
-        drafter = LineDrafter(self.tok, plan.request.lf, k_max=self.max_draft) if plan.draft else None
+        source = plan.request.lf + ("\n" if plan.request.drafts and not plan.request.lf.endswith("\n") else "")
+        drafter = LineDrafter(self.tok, source + plan.request.drafts, k_max=self.max_draft) if plan.draft else None
         cache, reused, prefill_s = self._start(plan.ids, plan.hooks, plan.budget.limit + 1)
         out, text, stats = decode_rewrite(self.model, self.tok, plan.ids, self.eos,
                                           lambda text: prompt.fence_closed(text, plan.fence), drafter=drafter,

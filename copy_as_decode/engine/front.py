@@ -42,13 +42,14 @@ class EditFront:
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
              program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
              hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None,
-             language: str | None = None, at: int | None = None) -> EditResult:
+             language: str | None = None, at: int | None = None, drafts: str = "") -> EditResult:
         """lines: the editor's selection (1-based, inclusive), the window a `windowed` edit rewrites;
-        language: python, javascript or markdown, else read from the document; at: the cursor's line."""
+        language: python, javascript or markdown, else read from the document; at: the cursor's line;
+        drafts: lines a verified rewrite may draft from besides the document's (engine/apply.py: the block)."""
         name = self.selector_for(selector, lines, at)
         chosen = selectors.get(name)
         request = EditRequest(document, instruction, name, program, contract.parse_budget(max_new_tokens),
-                              temperature, hooks, lines, language, at)
+                              temperature, hooks, lines, language, at, drafts)
         start = time.perf_counter()
         try:
             result = chosen.run(self, request)

@@ -23,6 +23,7 @@ class EditRequest:
     lines: tuple[int, int] | None = None  # the editor's selection (1-based, inclusive): a windowed edit's window
     language: str | None = None         # python, javascript or markdown; None: read from the document
     at: int | None = None               # the editor's cursor line (1-based): a windowed edit's symbol there
+    drafts: str = ""                    # more lines a verified rewrite may draft from (an applied block's part)
 
     @property
     def lf(self) -> str:
