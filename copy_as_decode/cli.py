@@ -146,8 +146,8 @@ def cmd_edit(args) -> int:
           f"{s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
-    from copy_as_decode.engine.selectors import windowed
-    where = f"windows {s.windows}" if windowed(s.selector) else s.windows
+    from copy_as_decode.engine.selectors import edits_windows
+    where = f"windows {s.windows}" if edits_windows(s.selector) else s.windows
     print(f"{where + '; ' if where else ''}{deletes(s)}", file=sys.stderr)
     return 0
 

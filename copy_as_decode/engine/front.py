@@ -68,7 +68,7 @@ class EditFront:
         may change: `windowed`, or `once` when asked); `auto` is `windowed` when the editor gives the cursor,
         else auto_selector()."""
         if selector == contract.AUTO and at is not None or \
-                lines is not None and selector != "forced" and not selectors.windowed(selector):
+                lines is not None and selector != "forced" and not selectors.edits_windows(selector):
             return "windowed"
         return self.auto_selector() if selector == contract.AUTO else selector
 
