@@ -6,21 +6,15 @@ this registry, so a new selector is a new module here and its entry below.
 """
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from copy_as_decode.core.contract import AUTO
-
-if TYPE_CHECKING:  # the selectors' modules import the front's; typing only
-    from ..front import EditFront
-    from ..request import EditRequest
-    from ..result import EditResult
 
 
 @dataclass(frozen=True)
 class Selector:
     name: str
     help: str  # one line, for the CLI, the editor settings and the docs
-    run: Callable[["EditFront", "EditRequest"], "EditResult"]
+    run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.result.EditResult
     program: bool = False  # decodes a copy/gen program (its prompt shows numbered lines)
     offered: bool = True   # False: a given program fed through the engine (tests, benchmarks), not the model's answer
     windows: bool = False  # edits the windows core/windows.py finds (stats.windows names them)
