@@ -4,8 +4,8 @@ A block is read with the file's own parser (core/outline.py) and each of its par
 would paste it:
 - a function, method, class or Markdown section that the file has (the same name, one candidate in its scope)
   replaces the file's one, re-indented to where it goes (a method pasted at column 0 lands in its class);
-- one that holds lazy markers (core/lazy_block.py) is a container: its own parts are placed inside the file's
-  one, and its other lines are anchored there (below);
+- one that holds lazy markers (core/lazy_block.py), or a class that leaves out some of the file's methods, is a
+  container: its own parts are placed inside the file's one, and its other lines are anchored there (below);
 - a new one goes beside its neighbour in the block (after the one before it, else before the one after it),
   else at the end of its class, else after the file's last definition;
 - an import of a module the file imports replaces that import; a new one goes after the file's imports;
@@ -142,7 +142,10 @@ class _Merger:
         for k, s in enumerate(symbols):
             target = matched[s]
             a, b = self._span(s)
-            inner = self._has_marker(a, b)
+            # a class that leaves out some of the file's methods shows only what changed, as if a marker stood
+            # for the others: replaced whole, it would delete them
+            inner = self._has_marker(a, b) or isinstance(target, Symbol) and target.kind == "class" and \
+                bool({f.name for f in self.symbols if f.parent == target} - {c.name for c in self._children(s)})
             if target is _AMBIGUOUS:
                 self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file")
             elif target is not None and not inner:
@@ -334,6 +337,8 @@ class _Merger:
                 s += 1
             while e > s and not self.dedented[e - 1].strip():
                 e -= 1
+            if header is not None and e == b and self.language == "javascript" and self.dedented[e - 1].strip() == "}":
+                e -= 1  # the container's own closing brace: the file's stays
             if s < e:
                 out.append((s, e))
         return out
