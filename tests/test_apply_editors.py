@@ -8,7 +8,8 @@ clipboard or register sends nothing and says so.
 
 Remote (a real llama-server on a loopback port, the Qwen2.5-Coder-0.5B GGUF): with the settings `backend`
 "remote" and `endpoint` its URL, an edit from the editor decodes on that server: the answer's stats count its
-completion requests, and the server's log shows them.
+completion requests, and the server's log shows them. An endpoint where nothing listens fails the edit with one
+line that names it.
 
 Screenshots and logs of VS Code go to $COPY_AS_DECODE_ARTIFACTS (default /tmp/copy-as-decode-artifacts)."""
 import ast
@@ -24,6 +25,7 @@ from test_neovim_e2e import run_neovim, same_text
 from test_vscode_e2e import run_vscode
 
 from copy_as_decode.bench import llama_server
+from copy_as_decode.bench.engine_process import free_port
 from copy_as_decode.engine import models
 
 pytestmark = pytest.mark.editor
@@ -128,7 +130,7 @@ def test_neovim_apply_empty_register(tmp_path):
 
 REMOTE_MODEL = "qwen2.5-coder-0.5b"
 REMOTE_FIXTURE = "calc.py"
-REMOTE_INSTRUCTION = "Rename the variable total to acc."
+REMOTE_INSTRUCTION = "Rename the variable `total` to `acc`."  # (the 0.5B leaves it without the backticks)
 
 
 @pytest.fixture(scope="module")
@@ -152,11 +154,12 @@ def remote_settings(url: str) -> dict:
 
 
 def completions_logged(log: Path, since: int) -> int:
-    """Completion requests llama-server logged after byte `since` of its log."""
+    """Completion requests llama-server logged after byte `since` of its log: a slot takes each one up ("slot
+    launch_slot_: id 0 | task 12 | processing task")."""
     with open(log, "rb") as f:
         f.seek(since)
         text = f.read().decode("utf-8", "replace")
-    return len(re.findall(r"POST /(?:v1/)?completions? ", text))
+    return len(re.findall(r"launch_slot_: .*\bprocessing task\b", text))
 
 
 def check_remote_edit(text: str, requests: int, server_log: Path, since: int, log: str) -> None:
@@ -167,6 +170,16 @@ def check_remote_edit(text: str, requests: int, server_log: Path, since: int, lo
     assert completions_logged(server_log, since) >= requests, f"llama-server logged fewer requests\n{log}"
     ast.parse(text)
     assert "acc" in text and "total" not in text, f"not edited as asked:\n{text}\n{log}"
+
+
+def test_neovim_unreachable_endpoint(tmp_path):
+    """An endpoint where no server listens: the edit fails with one line that names it, the buffer is as it was."""
+    url = f"http://127.0.0.1:{free_port()}"
+    settings = {**APPLY_SETTINGS, "backend": "remote", "endpoint": url}  # (the tiny model's tokenizer)
+    report = run_neovim(tmp_path, REMOTE_FIXTURE, "command", REMOTE_INSTRUCTION, settings, CAD_EXPECT_STATUS="error")
+    log = report["log"]
+    assert any(f"cannot reach the inference engine at {url}" in n for n in report["notes"]), log
+    assert report["text"] == (FIXTURES / REMOTE_FIXTURE).read_text(encoding="utf-8"), log
 
 
 @pytest.mark.slow

@@ -18,6 +18,8 @@
 --                    {win = "proposal"|"buffer", line = N, keys = "gh"}: the cursor goes to line N of that
 --                    window and the keys are typed; after the edit one `u` is typed in the buffer
 --   CAD_DIFFOPT      optional 'diffopt'
+--   CAD_EXPECT_STATUS  optional: the status the answer must have (e.g. "error"); the run then ends there, its
+--                    buffer text reported and nothing written
 --   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log, command and arg (the last
 --                    command sent to the server and its argument), result (the server's answer to it),
 --                    notes (the plugin's notifications); with CAD_REVIEW also
@@ -226,6 +228,11 @@ local ok, err = pcall(function()
     vim.cmd.normal("u")
     report.undone = buffer_text(bufnr)
     return finish(true, "reviewed")
+  end
+  if env.CAD_EXPECT_STATUS then
+    vim.wait(500) -- the server's message follows its answer
+    report.text = buffer_text(bufnr)
+    return finish(report.status == env.CAD_EXPECT_STATUS, "status " .. tostring(report.status))
   end
   if report.status ~= nil and report.status ~= "applied" and report.status ~= "unchanged" then
     return finish(false, "the edit was not applied: " .. vim.inspect(answer_result))
