@@ -45,7 +45,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from copy_as_decode.engine.selectors import OFFERED, windowed
+from copy_as_decode.engine.selectors import OFFERED, edits_windows
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
 # CLI edit pays, against the worker's steady state (`grammar`).
@@ -281,7 +281,7 @@ def summarize(rows: list[dict]) -> dict:
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
              "unasked": sum(r.get("unasked") or 0 for r in rs),
-             "windowed": sum(windowed(r.get("ran")) for r in rs),
+             "windowed": sum(edits_windows(r.get("ran")) for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
         refined = [r for r in rs if r.get("refine_s") is not None]
