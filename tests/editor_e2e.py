@@ -81,3 +81,59 @@ def check_cursor_edit(windows: str, text: str, log: str = "") -> None:
     assert new[len(new) - len(after):] == after, f"lines after {CURSOR_FUNCTION} changed\n{log}"
     body = "".join(new[len(before):len(new) - len(after)])
     assert "acc" in body and "total" not in body, f"{CURSOR_FUNCTION} was not edited as asked:\n{body}\n{log}"
+
+
+# -- while it decodes: place, pick, preview (tests/e2e/standin_server.py plays the server's side) ------------------
+
+STANDIN = E2E / "standin_server.py"
+PREVIEW_FIXTURE = "stats.py"
+PREVIEW_INSTRUCTION = "Document mean and let it take an empty list."
+# Two places the server is unsure between: the cursor's function and the one the instruction names.
+PREVIEW_CANDIDATES = [
+    {"label": "variance", "detail": "lines 18-23, at the cursor", "first": 17, "last": 22,
+     "new": "def variance(values):\n    m = mean(values)\n    acc = 0\n    for v in values:\n"
+            "        acc += (v - m) ** 2\n    return acc / len(values)\n"},
+    {"label": "mean", "detail": "lines 4-8, named in the instruction", "first": 3, "last": 7,
+     "new": 'def mean(values):\n    """The arithmetic mean of `values`; 0.0 when there are none."""\n    total = 0\n'
+            "    for v in values:  # ints or floats\n        total += v\n    return total / max(len(values), 1)\n"},
+]
+PREVIEW_PICK = 1  # `mean`
+# The hunks of `mean`'s edit, top to bottom: (0-based line, lines replaced, new lines)
+PREVIEW_HUNKS = [(4, 0, ['    """The arithmetic mean of `values`; 0.0 when there are none."""\n']),
+                 (5, 1, ["    for v in values:  # ints or floats\n"]),
+                 (7, 1, ["    return total / max(len(values), 1)\n"])]
+
+
+def standin_script(tmp_path: Path, review: bool = True, steps: int = 4, step_s: float = 0.4) -> dict:
+    """The stand-in server's script (written to tmp_path/standin.json) and the environment that points the
+    server at it: {env, sync, log}."""
+    sync = tmp_path / "sync"
+    sync.mkdir(exist_ok=True)
+    log = tmp_path / "standin-events.jsonl"
+    script = {"candidates": PREVIEW_CANDIDATES, "steps": steps, "step_s": step_s, "review": review,
+              "sync": str(sync), "log": str(log)}
+    path = tmp_path / "standin.json"
+    path.write_text(json.dumps(script), encoding="utf-8")
+    return {"env": {"CAD_STANDIN": str(path)}, "sync": sync, "log": log,
+            "cmd": [sys.executable, str(STANDIN)]}
+
+
+def standin_events(log: Path) -> list[dict]:
+    return [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+
+
+def with_preview_hunks(kept) -> str:
+    """PREVIEW_FIXTURE with the hunks `kept` (indexes into PREVIEW_HUNKS) applied."""
+    lines = (FIXTURES / PREVIEW_FIXTURE).read_text(encoding="utf-8").splitlines(keepends=True)
+    for k in sorted(kept, reverse=True):
+        at, replaced, new = PREVIEW_HUNKS[k]
+        lines[at:at + replaced] = new
+    return "".join(lines)
+
+
+def keep_screenshots(files: dict[str, Path]) -> None:
+    """With $COPY_AS_DECODE_DOC_IMG set to a folder (docs/img), the screenshots go there under their names."""
+    folder = os.environ.get("COPY_AS_DECODE_DOC_IMG")
+    if folder:
+        for name, src in files.items():
+            shutil.copyfile(src, Path(folder) / name)

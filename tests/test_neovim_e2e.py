@@ -58,8 +58,7 @@ def run_neovim(tmp_path, name, mode, instruction, settings, **env) -> dict:
         CAD_TIMEOUT_MS=str(TIMEOUT_S * 1000 // 2),
         XDG_STATE_HOME=str(tmp_path / "state"),
         XDG_DATA_HOME=str(tmp_path / "data"),
-        **env,
-    )
+    ) | env  # the caller's settings win (a server command of its own)
     proc = subprocess.run(
         [nvim, "--headless", "--clean", "-l", str(E2E / "neovim.lua")],
         cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL,

@@ -71,8 +71,7 @@ def run_vscode(tmp_path, name, mode, instruction, settings, **env) -> dict:
         CAD_REPORT=str(report_path),
         CAD_TIMEOUT_MS=str(TIMEOUT_S * 1000 // 2),
         CAD_TAG=f"{Path(name).stem}-{mode}",
-        **env,
-    )
+    ) | env  # the caller's settings win (a server command of its own)
     proc = subprocess.run(
         [str(NODE), str(E2E / "vscode.mjs")], cwd=E2E, env=env, capture_output=True, text=True,
         timeout=TIMEOUT_S + 120, stdin=subprocess.DEVNULL,

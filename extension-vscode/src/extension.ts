@@ -17,6 +17,7 @@ import {
   WorkDoneProgressCreateRequest,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
+import * as preview from './preview';
 
 const SECTION = 'copyAsDecode';
 const SERVER_EDIT = 'copyAsDecode.edit';
@@ -124,7 +125,10 @@ async function tracked<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     running--;
-    if (running === 0) activity = undefined;
+    if (running === 0) {
+      activity = undefined;
+      preview.clear(); // the edit ended (result, failure or cancel): its place and preview go
+    }
     updateStatus();
   }
 }
@@ -135,7 +139,9 @@ function createClient(): LanguageClient {
   const serverOptions: ServerOptions = { command, args, options: { env: process.env } };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
-    initializationOptions: { [SECTION]: serverSettings() },
+    // clientFeatures: the server shows where an edit lands, asks when it is unsure of the place, and streams the
+    // new text (preview.ts).
+    initializationOptions: { [SECTION]: { ...serverSettings(), clientFeatures: preview.CLIENT_FEATURES } },
     synchronize: { configurationSection: SECTION },
     outputChannel: output,
     middleware: {
@@ -149,7 +155,10 @@ function createClient(): LanguageClient {
   // Registered after the built-in features, so on every (re)start its handler replaces the stock one.
   c.registerFeature({
     fillClientCapabilities: () => undefined,
-    initialize: () => showProgressAsNotifications(c),
+    initialize: () => {
+      showProgressAsNotifications(c);
+      preview.attach(c);
+    },
     getState: () => ({ kind: 'static' }),
     clear: () => progressTokens.clear(),
   });
@@ -269,6 +278,8 @@ async function runServerCommand(command: string, arg: object): Promise<unknown> 
     }
     return undefined;
   } finally {
+    const uri = (arg as { uri?: unknown }).uri;
+    if (typeof uri === 'string') preview.clear(uri);
     pending.delete(source);
     source.dispose();
     updateStatus();
@@ -420,6 +431,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('Copy-as-Decode');
   status = vscode.window.createStatusBarItem('copyAsDecode.status', vscode.StatusBarAlignment.Right, 100);
   status.name = 'Copy-as-Decode';
+  preview.register(context);
   context.subscriptions.push(
     output,
     status,

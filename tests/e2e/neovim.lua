@@ -18,6 +18,14 @@
 --                    {win = "proposal"|"buffer", line = N, keys = "gh"}: the cursor goes to line N of that
 --                    window and the keys are typed; after the edit one `u` is typed in the buffer
 --   CAD_DIFFOPT      optional 'diffopt'
+--   CAD_PREVIEW      optional JSON {sync, pick?, decide?, screens}: the edit shows its place, a pick when `pick`
+--                    (the 0-based candidate vim.ui.select answers), and its inline diff; `sync` is the folder
+--                    where the scripted server (standin_server.py) waits for `placed` and `streaming` (written
+--                    after each screen capture); `decide`: steps of the review in place, each {line = N, keys}
+--                    (the cursor to line N of the buffer, then the keys); `screens`: folder for the captures
+--                    (neovim-<name>.json: the screen's rows and each cell's text and colours; .txt: its text)
+--                    of pick, place, streaming (once the preview holds `streaming_lines` lines) and review. Report: pick_items (as vim.ui.select showed
+--                    them), screens (name -> rows of text), marks (name -> the extmarks' highlight groups)
 --   CAD_EXPECT_STATUS  optional: the status the answer must have (e.g. "error"); the run then ends there, its
 --                    buffer text reported and nothing written
 --   CAD_REPORT       JSON report written here: {ok, msg, text, status, actions, log, command and arg (the last
@@ -49,6 +57,123 @@ local function finish(ok, msg)
   os.exit(ok and 0 or 1)
 end
 
+--- The window as the plugin's extmarks draw it, rendered here from the buffer and its marks (a headless Neovim
+--- has no screen to read): the line numbers and signs, each line with its line highlight and end-of-line
+--- virtual text, virtual lines above and below it; `extra` rows (a picker) first, the last message last.
+--- Kept as rows of text and, for each cell, [text, fg, bg, flags] (colours #rrggbb; flags "b" bold, "i" italic).
+local last_message = ""
+local function capture(name, extra)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local cols, height = vim.o.columns, vim.o.lines - 1
+  local function hl(group)
+    local h = group and vim.api.nvim_get_hl(0, { name = group, link = false }) or {}
+    local fg, bg = h.fg, h.bg
+    if h.reverse then
+      fg, bg = bg, fg
+    end
+    return { fg = fg and string.format("#%06x", fg), bg = bg and string.format("#%06x", bg),
+      flags = (h.bold and "b" or "") .. (h.italic and "i" or "") }
+  end
+  local normal = hl("Normal")
+  local rows, cells = {}, {}
+  local function row(chunks, line_group)
+    local base = line_group and hl(line_group) or {}
+    local text, out = {}, {}
+    for _, chunk in ipairs(chunks) do
+      local h = hl(chunk[2])
+      for _, ch in ipairs(vim.fn.split(chunk[1], "\\zs")) do
+        if #out < cols then
+          table.insert(text, ch)
+          table.insert(out, { ch, h.fg or base.fg, h.bg or base.bg, h.flags ~= "" and h.flags or (base.flags or "") })
+        end
+      end
+    end
+    while #out < cols do
+      table.insert(text, " ")
+      table.insert(out, { " ", nil, base.bg, "" })
+    end
+    table.insert(rows, table.concat(text))
+    table.insert(cells, out)
+  end
+  for _, r in ipairs(extra or {}) do
+    row({ { r[1], r[2] } }, r[2])
+  end
+  local marks_by_line = {}
+  for _, ns in pairs(vim.api.nvim_get_namespaces()) do
+    for _, m in ipairs(vim.api.nvim_buf_get_extmarks(bufnr, ns, 0, -1, { details = true })) do
+      marks_by_line[m[2]] = marks_by_line[m[2]] or {}
+      table.insert(marks_by_line[m[2]], m[4])
+    end
+  end
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  local gutter = "     "
+  for i, text in ipairs(lines) do
+    local line_group, sign, sign_group, eol, above, below = nil, "  ", nil, {}, {}, {}
+    for _, d in ipairs(marks_by_line[i - 1] or {}) do
+      line_group = d.line_hl_group or line_group
+      if d.sign_text then
+        sign, sign_group = d.sign_text, d.sign_hl_group
+      end
+      vim.list_extend(eol, d.virt_text or {})
+      vim.list_extend(d.virt_lines_above and above or below, d.virt_lines or {})
+    end
+    for _, vl in ipairs(above) do
+      row(vim.list_extend({ { gutter .. "  " } }, vl))
+    end
+    local chunks = { { string.format("%4d ", i), "LineNr" }, { sign, sign_group }, { text:gsub("\t", "    "), line_group } }
+    if #eol > 0 then
+      table.insert(chunks, { " " })
+      vim.list_extend(chunks, eol)
+    end
+    row(chunks, line_group)
+    for _, vl in ipairs(below) do
+      row(vim.list_extend({ { gutter .. "  " } }, vl))
+    end
+  end
+  while #rows > height - 1 do
+    table.remove(rows)
+    table.remove(cells)
+  end
+  while #rows < height - 1 do
+    row({ { "~", "NonText" } })
+  end
+  row({ { " " .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t") .. " ", "StatusLine" } }, "StatusLine")
+  row({ { last_message, "MsgArea" } })
+  report.screens = report.screens or {}
+  report.screens[name] = rows
+  local spec = vim.json.decode(env.CAD_PREVIEW)
+  if spec.screens then
+    local f = assert(io.open(spec.screens .. "/neovim-" .. name .. ".json", "w"))
+    f:write(vim.json.encode({ rows = rows, cells = cells, normal = { normal.fg, normal.bg } }))
+    f:close()
+    f = assert(io.open(spec.screens .. "/neovim-" .. name .. ".txt", "w"))
+    f:write(table.concat(rows, "\n") .. "\n")
+    f:close()
+  end
+  log("screen " .. name)
+end
+
+--- The highlight groups and virtual lines of the plugin's extmarks in `bufnr`: {line (1-based), what}.
+local function marks(bufnr)
+  local out = {}
+  for _, ns in ipairs({ "copy_as_decode_place", "copy_as_decode_preview", "copy_as_decode_review" }) do
+    local id = vim.api.nvim_get_namespaces()[ns]
+    for _, m in ipairs(id and vim.api.nvim_buf_get_extmarks(bufnr, id, 0, -1, { details = true }) or {}) do
+      local d = m[4]
+      if d.line_hl_group then
+        table.insert(out, { m[2] + 1, d.line_hl_group })
+      end
+      for _, vt in ipairs(d.virt_text or {}) do
+        table.insert(out, { m[2] + 1, "virt_text " .. vt[1] })
+      end
+      for _, vl in ipairs(d.virt_lines or {}) do
+        table.insert(out, { m[2] + 1, (d.virt_lines_above and "above " or "below ") .. vim.trim(vl[1][1]) .. " " .. vl[1][2] })
+      end
+    end
+  end
+  return out
+end
+
 local function buffer_text(bufnr)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
   return table.concat(lines, "\n") .. (vim.bo[bufnr].eol and "\n" or "")
@@ -61,6 +186,28 @@ local ok, err = pcall(function()
     vim.o.diffopt = env.CAD_DIFFOPT
   end
   -- What the user would type at the prompt.
+  if env.CAD_PREVIEW then
+    vim.o.termguicolors = true
+    vim.o.columns, vim.o.lines = 110, 34
+    vim.o.number, vim.o.signcolumn = true, "yes"
+    -- The pick: a list in a window above the buffer (as a picker plugin would show it), the choice
+    -- highlighted, then the answer.
+    local spec = vim.json.decode(env.CAD_PREVIEW)
+    vim.ui.select = function(items, opts, on_choice)
+      local shown = {}
+      for k, item in ipairs(items) do
+        table.insert(shown, string.format("%d. %s", k, opts.format_item and opts.format_item(item) or tostring(item)))
+      end
+      report.pick_items, report.pick_prompt = shown, opts.prompt
+      local pane = { { " " .. opts.prompt, "Title" } }
+      for k, l in ipairs(shown) do
+        table.insert(pane, { " " .. l, k == spec.pick + 1 and "PmenuSel" or "Pmenu" })
+      end
+      capture("pick", pane)
+      log("pick: " .. tostring(spec.pick))
+      on_choice(items[spec.pick + 1], spec.pick + 1)
+    end
+  end
   vim.ui.input = function(opts, on_confirm)
     log("prompt: " .. tostring(opts and opts.prompt))
     on_confirm(env.CAD_INSTRUCTION)
@@ -77,6 +224,7 @@ local ok, err = pcall(function()
     callback = function(args)
       local v = args.data.params.value
       log(string.format("progress %s: %s", v.kind, tostring(v.message or v.title)))
+      last_message = "Copy-as-Decode: " .. tostring(v.message or v.title)
     end,
   })
 
@@ -185,6 +333,54 @@ local ok, err = pcall(function()
     return sent > 0
   end, 20) then
     return finish(false, "no edit request was sent")
+  end
+  if env.CAD_PREVIEW then
+    local spec = vim.json.decode(env.CAD_PREVIEW)
+    local preview = require("copy_as_decode.preview")
+    local function touch(name)
+      local f = assert(io.open(spec.sync .. "/" .. name, "w"))
+      f:close()
+    end
+    local function wait_state(what, test)
+      if not vim.wait(timeout, function()
+        local s = preview.state(bufnr)
+        return (s and test(s)) or answered >= sent
+      end, 20) or answered >= sent then
+        error("no " .. what .. " shown before the edit ended")
+      end
+      vim.wait(300)
+    end
+    report.marks = {}
+    wait_state("place", function(s)
+      return s.place ~= nil and s.preview == nil
+    end)
+    report.marks.place = marks(bufnr)
+    capture("place")
+    touch("placed")
+    wait_state("preview", function(s)
+      return s.preview ~= nil and not s.preview.done and #s.preview.lines >= (spec.streaming_lines or 1)
+    end)
+    report.marks.streaming = marks(bufnr)
+    capture("streaming")
+    touch("streaming")
+    if spec.decide then
+      wait_state("review", function(s)
+        return s.review ~= nil
+      end)
+      report.marks.review = marks(bufnr)
+      report.text_in_review = buffer_text(bufnr)
+      capture("review")
+      for k, step in ipairs(spec.decide) do
+        vim.api.nvim_win_set_cursor(0, { step.line, 0 })
+        log(string.format("review in place: %s on line %d", step.keys, step.line))
+        vim.cmd.normal(step.keys)
+        vim.wait(200)
+        if k == 1 then
+          report.marks.decided = marks(bufnr)
+          capture("decided")
+        end
+      end
+    end
   end
   if env.CAD_REVIEW then
     local proposal

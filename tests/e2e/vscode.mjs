@@ -18,6 +18,12 @@
 //     CAD_UNTICK        JSON array of change labels: the edit must open the Refactor Preview, where these
 //                       are unticked before Apply; after the save, Ctrl+Z and a second save (report: saved,
 //                       undone: the file's text after each)
+//     CAD_PREVIEW       optional JSON {sync, pick?, decide?}: the edit shows its place, a pick when `pick` (the
+//                       candidate to choose: ArrowDown that many times, then Enter), and its inline diff; `sync`
+//                       is the folder where the scripted server (standin_server.py) waits for `placed` and
+//                       `streaming` (written after each screenshot); `decide`: the CodeLens clicked in the
+//                       review in place, in order, each ["accept"|"reject", k] (k: the k-th pending hunk from
+//                       the top) or ["accept"|"reject", "all"] (report: lenses, the CodeLens titles seen)
 //     CAD_CMD           JSON array: the server command line (copyAsDecode.serverCommand)
 //     CAD_SETTINGS      JSON object: copyAsDecode.* settings (model, selector, ...)
 //     CAD_PROFILE       empty folder for code-server's home, user data and extensions
@@ -105,6 +111,7 @@ function prepareProfile() {
     'telemetry.telemetryLevel': 'off',
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'files.insertFinalNewline': false,
     'files.trimTrailingWhitespace': false,
     'files.trimFinalNewlines': false,
@@ -295,6 +302,100 @@ async function waitForOutcome(page) {
   throw new Error(`the edit did not finish in time (status "${st}")`);
 }
 
+/** The CodeLens titles shown in the editor, top to bottom. */
+async function codeLenses(page) {
+  return page.locator('.editor-instance .codelens-decoration a').evaluateAll((els) => els
+    .map((e) => ({ y: e.getBoundingClientRect().y, x: e.getBoundingClientRect().x, t: e.innerText.replace(/\s+/g, ' ').trim() }))
+    .sort((a, b) => a.y - b.y || a.x - b.x).map((e) => e.t));
+}
+
+async function waitForLens(page, re, ms = TIMEOUT) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const lenses = await codeLenses(page);
+    if (lenses.some((t) => re.test(t))) return lenses;
+    if (Date.now() > end) throw new Error(`no CodeLens ${re} (seen: ${JSON.stringify(lenses)})`);
+    await sleep(150);
+  }
+}
+
+/** The text the editor shows on each visible line, decorations' injected text included (::before/::after
+ * content of its spans), with "[-]" before a line struck through. */
+async function editorLines(page) {
+  return page.locator('.editor-instance .view-lines .view-line').evaluateAll((els) => els
+    .map((line) => {
+      const parts = [];
+      let struck = false;
+      const css = (c) => (c && c !== 'none' && c !== 'normal' ? c.replace(/^"|"$/g, '').replace(/\\"/g, '"') : '');
+      for (const span of line.querySelectorAll('span span')) {
+        const before = getComputedStyle(span, '::before').content;
+        const after = getComputedStyle(span, '::after').content;
+        parts.push(css(before));
+        parts.push(span.textContent);
+        parts.push(css(after));
+        if (/line-through/.test(getComputedStyle(span).textDecorationLine)) struck = true;
+      }
+      return { top: parseFloat(line.style.top || '0'), text: (struck ? '[-] ' : '') + parts.join('').replace(/\u00a0/g, ' ') };
+    })
+    .sort((a, b) => a.top - b.top).map((l) => l.text));
+}
+
+/** While the edit decodes: the pick, the place, the streamed diff, then the review in place by CodeLens. */
+async function previewFlow(page, spec) {
+  const touch = (name) => fs.writeFileSync(path.join(spec.sync, name), '');
+  if (spec.pick !== undefined) {
+    const pick = page.locator('.quick-input-widget', { hasText: 'where should the edit go' });
+    await pick.waitFor({ state: 'visible', timeout: TIMEOUT });
+    await sleep(500);
+    report.pickItems = await pick.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => [
+      e.querySelector('.label-name')?.textContent ?? '', e.querySelector('.label-description')?.textContent ?? '']));
+    for (let i = 0; i < spec.pick; i++) await page.keyboard.press('ArrowDown');
+    await sleep(800); // the focused candidate is highlighted in the editor
+    report.pickLines = await editorLines(page);
+    await shot(page, 'pick');
+    await page.keyboard.press('Enter');
+    log(`picked candidate ${spec.pick} of ${JSON.stringify(report.pickItems)}`);
+  }
+  report.lenses = [];
+  report.lenses.push(await waitForLens(page, /^Copy-as-Decode: editing [^:]*… Cancel$/));
+  await sleep(800);
+  report.placeLines = await editorLines(page);
+  await shot(page, 'place');
+  touch('placed');
+  report.lenses.push(await waitForLens(page, /^Copy-as-Decode: .*: writing… Cancel$/));
+  await sleep(800);
+  report.streamLines = await editorLines(page);
+  await shot(page, 'streaming');
+  touch('streaming');
+  if (!spec.decide) return;
+  report.lenses.push(await waitForLens(page, /Accept all/));
+  await sleep(800);
+  report.reviewLines = await editorLines(page);
+  await shot(page, 'review');
+  let pending = report.lenses[report.lenses.length - 1].filter((t) => t === 'Accept').length;
+  for (const [verb, which] of spec.decide) {
+    const before = await codeLenses(page);
+    const title = which === 'all' ? (verb === 'accept' ? /^Accept all/ : /^Reject all$/) : new RegExp(`^${verb === 'accept' ? 'Accept' : 'Reject'}$`);
+    const links = page.locator('.editor-instance .codelens-decoration a');
+    const boxes = await links.evaluateAll((els) => els.map((e, i) => ({ i, y: e.getBoundingClientRect().y, x: e.getBoundingClientRect().x, t: e.innerText.replace(/\s+/g, ' ').trim() })));
+    const matching = boxes.filter((b) => title.test(b.t)).sort((a, b) => a.y - b.y || a.x - b.x);
+    const target = matching[which === 'all' ? 0 : which];
+    if (!target) throw new Error(`no CodeLens ${title} #${which} in ${JSON.stringify(before)}`);
+    await links.nth(target.i).click();
+    log(`clicked ${target.t} (${verb} ${which})`);
+    // until the CodeLens show the hunks still to decide (and only those), then a moment for them to settle
+    pending = which === 'all' ? 0 : pending - 1;
+    const settled = (lenses) => lenses.filter((t) => t === 'Accept').length === pending &&
+      lenses.filter((t) => t === 'Reject').length === pending && (pending === 0 ? lenses.length === 0 :
+        lenses.includes(`Accept all (${pending})`));
+    const end = Date.now() + 15000;
+    while (!settled(await codeLenses(page)) && Date.now() < end) await sleep(150);
+    await sleep(500);
+    report.lenses.push(await codeLenses(page));
+    if (report.lenses.length === 4) await shot(page, 'decided');
+  }
+}
+
 /** The Refactor Preview that a reviewed edit opens: its changes need confirmation, so they start unticked.
  * Tick the file (all of them), untick the changes labelled `untick`, Apply. report.preview: each row's
  * hover ("line 5: replace 1 line - <the instruction>"), or its text. */
@@ -441,6 +542,7 @@ async function main() {
     const stopWatching = watchStatus(page);
     const untick = env.CAD_UNTICK ? JSON.parse(env.CAD_UNTICK) : undefined;
     if (untick) await reviewInPreview(page, untick);
+    if (env.CAD_PREVIEW) await previewFlow(page, JSON.parse(env.CAD_PREVIEW));
 
     // Wait for the edit: the status bar shows it running (the model's tokens), then the outcome
     // ("applied", "unchanged", "error", ...) for a few seconds.

@@ -7,6 +7,7 @@
 --
 -- Works on Neovim 0.8+; on 0.11+ it registers through vim.lsp.config / vim.lsp.enable.
 local review = require("copy_as_decode.review")
+local preview = require("copy_as_decode.preview")
 
 local M = {}
 
@@ -28,8 +29,9 @@ M.config = {
   root_markers = { ".git", "pyproject.toml", "package.json" },
   -- Show the server's progress messages in the message area.
   progress = true,
-  -- Keys in the review of a proposed change (buffer-local while it is open).
-  review_keys = { accept_all = "ga", reject_all = "gr", accept_hunk = "gh" },
+  -- Keys in the review of a proposed change (buffer-local while it is open); reject_hunk only in a review in
+  -- place (the edit's preview was on screen).
+  review_keys = { accept_all = "ga", reject_all = "gr", accept_hunk = "gh", reject_hunk = "gH" },
 }
 
 -- Requests in flight: request id -> { client = client, bufnr = bufnr }.
@@ -61,7 +63,9 @@ local function lsp_config()
     cmd = M.config.cmd or default_cmd(),
     filetypes = M.config.filetypes,
     root_markers = M.config.root_markers,
-    init_options = { copyAsDecode = settings },
+    -- clientFeatures: the server shows where an edit lands, asks when it is unsure of the place, and streams
+    -- the new text (preview.lua).
+    init_options = { copyAsDecode = vim.tbl_extend("force", settings, { clientFeatures = preview.features }) },
     settings = { copyAsDecode = settings },
     -- The server sends an edit for review as hunks that need confirmation (change annotations); the
     -- review (review.lua) waits for the user inside the request's coroutine. Tested with 0.11.
@@ -72,6 +76,9 @@ local function lsp_config()
       ["workspace/applyEdit"] = function(err, params, ctx)
         return review.apply_edit(err, params, ctx, M.config.review_keys)
       end,
+      ["copyAsDecode/place"] = preview.on_place,
+      ["copyAsDecode/preview"] = preview.on_preview,
+      ["copyAsDecode/pick"] = preview.on_pick,
     },
     -- One server (one loaded model) for every buffer, whatever its project root.
     reuse_client = function(client, config)
@@ -210,6 +217,7 @@ function M.request(client, bufnr, command, arg, on_done)
   local ok, id
   local function handler(err, result)
     running[id] = nil
+    preview.clear(bufnr) -- the edit ended (result, failure or cancel): its place and preview go
     if err then
       notify(what .. " failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     else
@@ -351,6 +359,7 @@ function M.cancel()
     end
     call(r.client, "cancel_request", id)
     running[id] = nil
+    preview.clear(r.bufnr)
   end
 end
 
@@ -431,6 +440,12 @@ function M.setup(opts)
     desc = "Apply the code block in a register (default the unnamed one, + for the clipboard) at the cursor or range",
   })
   vim.api.nvim_create_user_command("CopyAsDecodeCancel", M.cancel, { desc = "Cancel running Copy-as-Decode edits" })
+  vim.api.nvim_create_user_command("CopyAsDecodeAccept", function(cmd)
+    review.act(true, cmd.bang)
+  end, { bang = true, desc = "Accept the proposed change under the cursor (!: every one left)" })
+  vim.api.nvim_create_user_command("CopyAsDecodeReject", function(cmd)
+    review.act(false, cmd.bang)
+  end, { bang = true, desc = "Reject the proposed change under the cursor (!: every one left)" })
 
   if M.config.progress and vim.fn.exists("##LspProgress") == 1 then
     vim.api.nvim_create_autocmd("LspProgress", {

@@ -2,9 +2,16 @@
 -- change annotations that need confirmation, one per hunk) opens as a diff of the buffer against the
 -- proposed text in a new tab. Keys accept every hunk, reject the rest, or accept the hunk under the cursor;
 -- whatever is accepted lands as one undo step, and the answer to the server says whether anything was.
+-- When the edit's preview is on screen (preview.lua), the review happens in place instead: the hunks stay drawn
+-- in the buffer (removed lines highlighted, new lines as virtual lines) and the same keys, plus one that rejects
+-- the hunk under the cursor, decide them there.
 local api = vim.api
+local preview = require("copy_as_decode.preview")
 
 local M = {}
+
+M.ns = api.nvim_create_namespace("copy_as_decode_review")
+local current -- the open review, for the :CopyAsDecodeAccept / :CopyAsDecodeReject commands
 
 local function breaks(text)
   local _, n = (text:gsub("\r\n?", "\n")):gsub("\n", "")
@@ -79,7 +86,7 @@ local function hunk_at_cursor(review)
   local proposed = api.nvim_get_current_buf() == review.scratch
   local row = api.nvim_win_get_cursor(0)[1] - 1
   for k, h in ipairs(review.hunks) do
-    if not h.accepted then
+    if not h.accepted and not h.rejected then
       local first, last = span(review, k, proposed)
       -- lines that exist only on the other side show as filler: the lines around it count
       if (row >= first and row <= last) or (last < first and (row == first or row == last)) then
@@ -115,6 +122,9 @@ local function accept(review, ks)
 end
 
 local function close(review)
+  if current == review then
+    current = nil
+  end
   pcall(api.nvim_del_augroup_by_id, review.group)
   for _, lhs in pairs(review.keys) do
     pcall(vim.keymap.del, "n", lhs, { buffer = review.bufnr })
@@ -123,6 +133,11 @@ local function close(review)
     api.nvim_buf_call(review.bufnr, function()
       vim.fn.mapset("n", false, map)
     end)
+  end
+  if review.inline then
+    pcall(api.nvim_buf_clear_namespace, review.bufnr, M.ns, 0, -1)
+    preview.clear(review.bufnr)
+    return
   end
   if api.nvim_win_is_valid(review.source_win) then
     api.nvim_win_call(review.source_win, vim.cmd.diffoff)
@@ -162,11 +177,31 @@ end
 local function pending(review)
   local ks = {}
   for k, h in ipairs(review.hunks) do
-    if not h.accepted then
+    if not h.accepted and not h.rejected then
       table.insert(ks, k)
     end
   end
   return ks
+end
+
+--- Decide the hunk under the cursor with `decide(k)`, then end the review when none is left, else show the rest.
+local function decide_hunk(review, decide)
+  if changed_meanwhile(review) then
+    return
+  end
+  local k = hunk_at_cursor(review)
+  if not k then
+    vim.notify("Copy-as-Decode: no proposed change under the cursor", vim.log.levels.INFO)
+    return
+  end
+  decide(k)
+  if #pending(review) == 0 then
+    finish(review)
+  elseif review.inline then
+    M.draw(review)
+  else
+    vim.cmd.diffupdate()
+  end
 end
 
 local actions = {
@@ -180,22 +215,87 @@ local actions = {
     finish(review)
   end,
   accept_hunk = function(review)
-    if changed_meanwhile(review) then
-      return
-    end
-    local k = hunk_at_cursor(review)
-    if not k then
-      vim.notify("Copy-as-Decode: no proposed change under the cursor", vim.log.levels.INFO)
-      return
-    end
-    accept(review, { k })
-    if #pending(review) == 0 then
-      finish(review)
-    else
-      vim.cmd.diffupdate()
-    end
+    decide_hunk(review, function(k)
+      accept(review, { k })
+    end)
+  end,
+  reject_hunk = function(review)
+    decide_hunk(review, function(k)
+      review.hunks[k].rejected = true
+    end)
   end,
 }
+
+--- The review's keys in `buffers`, the buffer's own mappings of them saved to be put back by close().
+local function bind_keys(review, buffers)
+  review.saved_maps = {}
+  for name, lhs in pairs(review.keys) do
+    local map = api.nvim_buf_call(review.bufnr, function()
+      return vim.fn.maparg(lhs, "n", false, true)
+    end)
+    if map.buffer == 1 then
+      table.insert(review.saved_maps, map)
+    end
+    for _, b in ipairs(buffers) do
+      vim.keymap.set("n", lhs, function()
+        actions[name](review)
+      end, { buffer = b, nowait = true, desc = "Copy-as-Decode review: " .. name:gsub("_", " ") })
+    end
+  end
+end
+
+--- The hunks still proposed, drawn in the buffer where they are now, each with the keys that decide it.
+function M.draw(review)
+  api.nvim_buf_clear_namespace(review.bufnr, M.ns, 0, -1)
+  local keys, hunks = review.keys, {}
+  for _, k in ipairs(pending(review)) do
+    local first, last = span(review, k, false)
+    table.insert(hunks, { first = first, last = last, added = review.hunks[k].new_lines, label = review.hunks[k].label })
+  end
+  local n = #hunks
+  preview.draw_hunks(review.bufnr, M.ns, hunks, function(h)
+    return ("  %s accept · %s reject   (%s%d to decide: %s accept all · %s reject all)"):format(keys.accept_hunk,
+      keys.reject_hunk, h.label and (h.label .. "; ") or "", n, keys.accept_all, keys.reject_all)
+  end)
+end
+
+--- The review in place: the proposed lines of each hunk, the keys in the buffer, the hunks drawn.
+local function open_inline(review)
+  local bufnr, scratch = review.bufnr, api.nvim_create_buf(false, true)
+  api.nvim_buf_set_lines(scratch, 0, -1, false, api.nvim_buf_get_lines(bufnr, 0, -1, false))
+  local all = {}
+  for _, h in ipairs(review.hunks) do
+    vim.list_extend(all, vim.deepcopy(h.edits))
+  end
+  vim.lsp.util.apply_text_edits(all, scratch, review.encoding)
+  for k, h in ipairs(review.hunks) do
+    local first, last = span(review, k, true)
+    h.new_lines = last >= first and api.nvim_buf_get_lines(scratch, first, last + 1, false) or {}
+  end
+  api.nvim_buf_delete(scratch, { force = true })
+  review.inline = true
+  bind_keys(review, { bufnr })
+  preview.set_review(bufnr, review)
+  M.draw(review)
+  local keys = review.keys
+  vim.notify(("Copy-as-Decode: %d change%s to review (%s/%s accept/reject hunk, %s/%s all)"):format(#review.hunks,
+    #review.hunks == 1 and "" or "s", keys.accept_hunk, keys.reject_hunk, keys.accept_all, keys.reject_all))
+end
+
+--- :CopyAsDecodeAccept[!] / :CopyAsDecodeReject[!]: decide the hunk under the cursor, or (all) every hunk left.
+function M.act(accept, all)
+  if not current then
+    vim.notify("Copy-as-Decode: no change to review", vim.log.levels.INFO)
+    return
+  end
+  local name = (accept and "accept_" or "reject_") .. (all and "all" or "hunk")
+  if name == "reject_hunk" and not current.inline then
+    vim.notify("Copy-as-Decode: reject a hunk by accepting the others, then " .. current.keys.reject_all,
+      vim.log.levels.INFO)
+    return
+  end
+  actions[name](current)
+end
 
 local function open(review)
   local bufnr, scratch = review.bufnr, api.nvim_create_buf(false, true)
@@ -224,23 +324,12 @@ local function open(review)
     api.nvim_win_call(win, vim.cmd.diffthis)
   end
   local keys = review.keys
+  keys = { accept_all = keys.accept_all, reject_all = keys.reject_all, accept_hunk = keys.accept_hunk }
+  review.keys = keys
   vim.wo[review.proposal_win].winbar = ("Copy-as-Decode: proposed change   %s accept all · %s reject the rest · "
     .. "%s accept hunk"):format(keys.accept_all, keys.reject_all, keys.accept_hunk)
 
-  review.saved_maps = {}
-  for name, lhs in pairs(keys) do
-    local map = api.nvim_buf_call(bufnr, function()
-      return vim.fn.maparg(lhs, "n", false, true)
-    end)
-    if map.buffer == 1 then
-      table.insert(review.saved_maps, map)
-    end
-    for _, b in ipairs({ bufnr, scratch }) do
-      vim.keymap.set("n", lhs, function()
-        actions[name](review)
-      end, { buffer = b, nowait = true, desc = "Copy-as-Decode review: " .. name:gsub("_", " ") })
-    end
-  end
+  bind_keys(review, { bufnr, scratch })
   review.group = api.nvim_create_augroup("copy_as_decode_review_" .. scratch, { clear = true })
   api.nvim_create_autocmd("BufWipeout", { -- the review window closed (:q, :tabclose): reject the rest
     group = review.group,
@@ -261,7 +350,13 @@ function M.apply_edit(err, params, ctx, keys)
   local change = params and params.edit and for_review(params.edit)
   local co, is_main = coroutine.running()
   if not change or not co or is_main then
-    return vim.lsp.handlers["workspace/applyEdit"](err, params, ctx)
+    local result = vim.lsp.handlers["workspace/applyEdit"](err, params, ctx)
+    for _, c in ipairs(params and params.edit and params.edit.documentChanges or {}) do
+      if c.textDocument then
+        preview.clear(vim.uri_to_bufnr(c.textDocument.uri)) -- applied: the preview has served
+      end
+    end
+    return result
   end
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   local bufnr = vim.uri_to_bufnr(change.textDocument.uri)
@@ -281,7 +376,12 @@ function M.apply_edit(err, params, ctx, keys)
       coroutine.resume(co, result)
     end,
   }
-  open(review)
+  current = review
+  if preview.showing(bufnr) then
+    open_inline(review)
+  else
+    open(review)
+  end
   return coroutine.yield()
 end
 
