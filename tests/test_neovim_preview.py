@@ -9,7 +9,6 @@ Screen captures (text, and PNGs drawn from their cells) go to $COPY_AS_DECODE_AR
 $COPY_AS_DECODE_DOC_IMG (docs/img) the PNGs also go there."""
 import json
 import sys
-from pathlib import Path
 
 import pytest
 from editor_e2e import (

@@ -10,7 +10,6 @@ import json
 
 import pytest
 from editor_e2e import (
-    FIXTURES,
     PREVIEW_FIXTURE,
     PREVIEW_INSTRUCTION,
     PREVIEW_PICK,
@@ -36,7 +35,8 @@ def test_vscode_place_pick_preview_review(tmp_path):
     assert events[0] == {"event": "initialize", "clientFeatures": ["pick", "preview", "place"]}, log
     assert {"event": "pick", "index": PREVIEW_PICK} in events, log
     # the quick pick: label and detail of each place, in the server's order
-    assert report["pickItems"] == [["variance", "lines 18-23, at the cursor"], ["mean", "lines 4-8, named in the instruction"]], log
+    assert report["pickItems"] == [["variance", "lines 18-23, at the cursor"],
+                                   ["mean", "lines 4-8, named in the instruction"]], log
     # the focused candidate is highlighted (its label after its first line); then the place, with the label
     assert any(x.startswith("def mean(values):") and "pick this place?" in x for x in report["pickLines"]), log
     assert any(x.startswith("def mean(values):") and "editing 4-8 (mean)" in x for x in report["placeLines"]), log
