@@ -14,7 +14,7 @@ from copy_as_decode.core import contract, languages
 from copy_as_decode.engine.backend import add_arguments, budget, make_engine
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
-           "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards"}
+           "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards", "apply": "apply_bench"}
 
 
 OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "train": "copy_as_decode.train.cli"}

@@ -115,7 +115,9 @@ class _Merger:
         header = s.header - 1 - self.offset
         while start < header and (start in self.markers or not self.block[start].strip()):
             start += 1
-        while end > header + 1 and not self.block[end - 1].strip():
+        # a Markdown section runs to the next heading: a marker after its text elides the sections that follow
+        while end > header + 1 and (not self.block[end - 1].strip()
+                                    or self.language == "markdown" and end - 1 in self.markers):
             end -= 1
         return start, end
 
@@ -216,7 +218,10 @@ class _Merger:
         if self.language == "markdown":  # a section ends with its blank lines: the new one after them
             new = (["\n"] if at and self.lines[at - 1].strip() else []) + body + (["\n"] if at < len(self.lines) else [])
         else:
-            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * gap
+            after = 0  # before the next one: the blank lines the block has between the two
+            while b + after < len(self.dedented) and not self.dedented[b + after].strip():
+                after += 1
+            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * (after or gap)
         self._change(at, at, new, f"added `{s.qualname}` {where}")
 
     def _pins(self, runs: list[tuple[int, int]], a: int, b: int, covered: set) -> list[tuple[bool, bool]]:
@@ -224,6 +229,8 @@ class _Merger:
         comes between the container's header and it, and between it and the container's end; such a run
         starts or ends where the file's container body does."""
         taken = set(self.markers) | covered
+        while b < len(self.block) and (b in self.markers or not self.block[b].strip()):
+            b += 1  # a marker right after the container's last line (outside its span) elides the rest of it
         return [(k == 0 and not any(x in taken for x in range(a, s)), not any(x in taken for x in range(e, b)))
                 for k, (s, e) in enumerate(runs)]
 
@@ -292,12 +299,23 @@ class _Merger:
         counts = {}
         for line in have:
             counts[line] = counts.get(line, 0) + 1
-        blocks = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size
-                  and any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
+        every = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size]
+        blocks = [m for m in every
+                  if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if blocks:
             first, last = blocks[0], blocks[-1]
             start = lo if pin_start else lo + first.b - first.a
             end = hi if pin_end else lo + last.b + last.size + (len(run) - last.a - last.size)
+            # an end line the file has more than once, matched right beside the unique ones: the run ends there
+            # (it may insert lines between them)
+            tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
+                         and 0 <= m.b - last.b - last.size <= m.a - last.a - last.size + 3), None)
+            head = next((m for m in every if m.a == 0 and m.size <= first.a and m.b + m.size <= first.b
+                         and first.b - m.b - m.size <= first.a - m.size + 3), None)
+            if tail is not None and not pin_end:
+                end = lo + tail.b + tail.size
+            if head is not None and not pin_start:
+                start = lo + head.b
             ref, at = a + first.a, lo + first.b
         else:  # no line kept as it was: the run's ends are edited lines of the file, found by likeness
             head, tail = _likest(run[0], have), _likest(run[-1], have)
@@ -308,6 +326,10 @@ class _Merger:
             ref, at = a, start
         if not lo <= start <= end <= hi or at >= len(self.lines):
             return False
+        kept = set(run)
+        dropped = sum(1 for line in self.lines[start:end] if line.strip() and line.strip() not in kept)
+        if dropped > sum(1 for line in run if line and line not in set(have[start - lo:end - lo])) + 2:
+            return False  # the file lines it would replace are not the run's: their place is not certain
         self._change(start, end, _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at])),
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
         return True
@@ -399,11 +421,17 @@ def _unit(lines: list[str]) -> str:
 
 
 def _moved(lines: list[str], old: str, new: str) -> list[str]:
-    """Lines indented with `old` re-indented with `new` (lines indented less get `new` in front)."""
+    """Lines indented with `old` re-indented with `new` (lines indented less get `new` in front; with the
+    same indent, lines stay as they are)."""
+    if old == new:
+        out = list(lines)
+        if out and not out[-1].endswith("\n"):
+            out[-1] += "\n"
+        return out
     out = []
     for line in lines:
-        if not line.strip():
-            out.append("\n" if line.endswith("\n") else "")
+        if not line.strip():  # a blank line keeps its spaces where the indent stays
+            out.append(line if old == new else "\n" if line.endswith("\n") else "")
         elif line.startswith(old):
             out.append(new + line[len(old):])
         else:

@@ -1,0 +1,321 @@
+"""Apply: chats' code blocks merged into files (the apply corpus, synthesis/apply_blocks.py), side by side.
+
+    copy-as-decode bench apply [--cases all|development|heldout] [--limit N] [--where FIELD=VALUE ...]
+                               [--no-model] [--model-limit N] [--peer-ngram] [--peer-limit N] [--peer-lines LO-HI]
+                               [--model M] [--threads K] [--json OUT]
+
+Rows:
+  merge        core/block_merge.merge alone, no model: what `copy-as-decode apply --no-model` does. A block with
+               a part whose place is not certain changes nothing there (`needs model`).
+  apply        engine/apply.apply: the merge, and the model (loaded once, warm) for the parts left pending; run
+               on every case the merge places whole and on up to `--model-limit` cases that need the model
+  llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
+               ngram-simple), given the file and the block and asked for the whole merged file, through the
+               remote backend's `full` selector: what a local apply model does. It rewrites the whole file, so
+               it runs on `--peer-limit` held-out or chosen cases of `--peer-lines` lines only.
+Columns: exact (== the gold, byte for byte), needs model / refused (MergeError or an unfinished edit: nothing
+written) / wrong (written, not the gold), markers leaked (a marker line of the block in the result that the
+file did not have), lines lost (core/deletions.py lines_lost against the gold), parse failures written (the
+result does not parse where the file did), median seconds, median effective throughput (tokens of the gold file,
+the model's tokenizer, per second of the row), and the geometric mean of llama-ngram's seconds over the row's on
+the cases the peer ran.
+
+`--where` filters on a case's fields: style, language, source, lines, development (`--where style=lazy`).
+OUT (JSON): the options, per case set (development, heldout) and row a summary, per language and style a
+summary, and every row (without texts). Next to it OUT.png: exact share per style and row.
+"""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROWS = ("merge", "apply", "llama-ngram")
+CASE_SETS = ("all", "development", "heldout")
+PEER_INSTRUCTION = ("Merge this code block into the file. Lines such as `# ... existing code ...` stand for the "
+                    "file's own lines, which stay as they are; change nothing else. Answer with the whole merged "
+                    "file.\n```\n{block}```")
+
+
+def add_arguments(p) -> None:
+    from copy_as_decode.bench.corpora import field_value, line_range
+    from copy_as_decode.engine.backend import add_arguments
+    add_arguments(p)
+    p.add_argument("--cases", choices=CASE_SETS, default="all",
+                   help="development, held-out (synthesis/apply_blocks.py says which) or all cases; figures on the "
+                        "two sets are reported apart")
+    p.add_argument("--limit", type=int, default=None, help="at most this many cases (spread evenly)")
+    p.add_argument("--where", type=field_value, action="append", metavar="FIELD=VALUE",
+                   help="only cases with this value in a field: style, language, source, lines (repeatable)")
+    p.add_argument("--no-model", action="store_true", help="the merge row only (no model is loaded)")
+    p.add_argument("--model-limit", type=int, default=None,
+                   help="the apply row runs the model on at most this many of the cases that need it (spread)")
+    p.add_argument("--max-new-tokens", type=int, default=None, help="upper bound on tokens the model samples")
+    p.add_argument("--peer-ngram", action="store_true",
+                   help="also run llama-server with its n-gram speculation rewriting the whole file (the llama-ngram "
+                        "row; needs the built server, scripts/build-llama-server.sh)")
+    p.add_argument("--peer-limit", type=int, default=3, help="cases the llama-ngram row runs (spread over languages)")
+    p.add_argument("--peer-lines", type=line_range, default=(250, 3000), metavar="LO-HI",
+                   help="the llama-ngram row's cases have LO..HI lines (a rewrite must fit the model's context twice)")
+    p.add_argument("--json", default="results/apply.json")
+
+
+def chosen(args) -> list[dict]:
+    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.synthesis.apply_blocks import build
+    cases = [c for c in build() if args.cases == "all" or c["development"] == (args.cases == "development")]
+    cases = [c for c in cases if all(json.dumps(c.get(k)).strip('"') == v for k, v in args.where or [])]
+    return spread(cases, args.limit) if args.limit else cases
+
+
+def judge(case: dict, text: str, written: bool) -> dict:
+    """What a result did: exact, markers leaked, lines lost, parse failure written."""
+    from copy_as_decode.core import lazy_block
+    from copy_as_decode.core.block_merge import parses
+    from copy_as_decode.core.deletions import lines_lost
+    from copy_as_decode.core.document import split_lines
+    before, gold = case["before"], case["after"]
+    read = lazy_block.read(case["block"], before)
+    block_lines = split_lines(read.text)
+    markers = {block_lines[k].strip() for k in read.markers}
+    own = {line.strip() for line in split_lines(before)}
+    leaked = sum(1 for line in split_lines(text) if line.strip() in markers and line.strip() not in own)
+    code = case["language"] in ("python", "javascript")
+    return {"exact": text == gold, "written": written, "markers_leaked": leaked,
+            "lines_lost": lines_lost(before, text, gold),
+            "parse_failure": bool(written and code and parses(before, case["language"])
+                                  and not parses(text, case["language"])),
+            "blank_lines_only": text != gold and [x for x in split_lines(text) if x.strip()] ==
+            [x for x in split_lines(gold) if x.strip()]}
+
+
+def run_merge(case: dict) -> dict:
+    from copy_as_decode.core.block_merge import MergeError, merge
+    start = time.perf_counter()
+    try:
+        m = merge(case["before"], case["block"], case["language"])
+        pending = bool(m.pending)
+        text, outcome = (case["before"], "needs model") if pending else (m.text, None)
+    except MergeError as e:
+        text, outcome, pending = case["before"], f"refused: {e}", False
+    seconds = time.perf_counter() - start
+    return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome, "pending": pending}
+
+
+def run_apply(case: dict, engine) -> dict:
+    from copy_as_decode.core.block_merge import MergeError
+    from copy_as_decode.core.contract import ContextError, IncompleteEdit
+    from copy_as_decode.engine.apply import apply
+    start = time.perf_counter()
+    forwards = 0
+    try:
+        r = apply(case["before"], case["block"], lambda: engine, language=case["language"])
+        text, outcome, forwards = r.text, None, r.stats.forwards
+    except (MergeError, IncompleteEdit, ContextError) as e:
+        text, outcome = case["before"], f"refused: {e}"
+    seconds = time.perf_counter() - start
+    return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome, "forwards": forwards}
+
+
+def run_peer(case: dict, peer) -> dict:
+    from copy_as_decode.core.contract import ContextError, IncompleteEdit
+    with_warm_up(peer)
+    start = time.perf_counter()
+    try:
+        r = peer.edit(case["before"], PEER_INSTRUCTION.format(block=case["block"]), "full",
+                      language=case["language"])
+        text, outcome = r.text, None
+    except (IncompleteEdit, ContextError) as e:
+        text, outcome = case["before"], f"refused: {e}"
+    seconds = time.perf_counter() - start
+    return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome}
+
+
+def with_warm_up(peer) -> None:
+    """The server's slot keeps only the prompt head, as the engine's cache does."""
+    import contextlib
+
+    from copy_as_decode.core.contract import IncompleteEdit
+    with contextlib.suppress(IncompleteEdit):
+        peer.edit("x = 1\n", "warm up", "full", max_new_tokens=4)
+
+
+def peer_cases(cases: list[dict], args) -> list[dict]:
+    """Up to --peer-limit cases of --peer-lines lines, taken in turn from each language (spread in each)."""
+    from copy_as_decode.bench.corpora import spread
+    lo, hi = args.peer_lines
+    by = {}
+    for c in cases:
+        if lo <= c["lines"] <= hi:
+            by.setdefault(c["language"], []).append(c)
+    spreads = {lang: spread(cs, args.peer_limit) for lang, cs in by.items()}
+    out = []
+    for k in range(args.peer_limit):
+        for lang in ("python", "javascript", "markdown"):
+            if len(out) < args.peer_limit and k < len(spreads.get(lang, [])):
+                out.append(spreads[lang][k])
+    return out
+
+
+def summarize(rows: list[dict], peer: dict[str, dict] | None = None) -> dict:
+    """One row's figures over `rows` (peer: the llama-ngram row's results by case id)."""
+    if not rows:
+        return {}
+    rates = [r["tokens"] / r["seconds"] for r in rows if r["seconds"] > 0]
+    long_ = [r["tokens"] / r["seconds"] for r in rows if 300 <= r["lines"] <= 3000 and r["seconds"] > 0]
+    out = {"cases": len(rows), "exact": sum(r["exact"] for r in rows),
+           "needs_model": sum(r["outcome"] == "needs model" for r in rows),
+           "refused": sum((r["outcome"] or "").startswith("refused") for r in rows),
+           "wrong": sum(r["written"] and not r["exact"] for r in rows),
+           "blank_lines_only": sum(r["blank_lines_only"] and r["written"] for r in rows),
+           "markers_leaked": sum(r["markers_leaked"] for r in rows), "lines_lost": sum(r["lines_lost"] for r in rows),
+           "parse_failures": sum(r["parse_failure"] for r in rows),
+           "median_s": statistics.median(r["seconds"] for r in rows),
+           "median_tok_s": statistics.median(rates) if rates else None,
+           "median_tok_s_300_3000": statistics.median(long_) if long_ else None}
+    mine = [(r, peer[r["id"]]) for r in rows if peer and r["id"] in peer and 300 <= r["lines"] <= 3000]
+    out["peer_cases"] = len(mine)
+    out["geomean_vs_ngram"] = statistics.geometric_mean(p["seconds"] / r["seconds"] for r, p in mine) if mine else None
+    return out
+
+
+def report_of(rows: list[dict]) -> dict:
+    peer = {r["id"]: r for r in rows if r["row"] == "llama-ngram"}
+    sets = {"development": [r for r in rows if r["development"]], "heldout": [r for r in rows if not r["development"]]}
+    summary = {name: {row: summarize([r for r in rs if r["row"] == row], peer) for row in ROWS
+                      if any(r["row"] == row for r in rs)} for name, rs in sets.items() if rs}
+    styles: dict = {}
+    for r in rows:
+        styles.setdefault(r["row"], {}).setdefault(r["language"], {}).setdefault(r["style"], []).append(r)
+    by_style = {row: {lang: {style: summarize(rs) for style, rs in sorted(st.items())} for lang, st in langs.items()}
+                for row, langs in styles.items()}
+    return {"summary": summary, "by_style": by_style}
+
+
+def print_tables(report: dict) -> None:
+    def num(v, form: str) -> str:
+        return "-" if v is None else format(v, form)
+
+    print(f"model {report['model']}, {report['threads']} threads; apply corpus {report['corpus_cases']} cases")
+    head = (f"{'cases':<12} {'row':<12} {'n':>5} {'exact':>6} {'exact %':>7} {'needs model':>11} {'refused':>7} "
+            f"{'wrong':>5} {'(blank only)':>12} {'markers leaked':>14} {'lines lost':>10} {'parse fail':>10} "
+            f"{'median s':>9} {'median tok/s':>12} {'tok/s 300-3000':>14} {'x ngram gm':>10}")
+    print(head)
+    for name, rows in report["summary"].items():
+        for row, s in rows.items():
+            print(f"{name:<12} {row:<12} {s['cases']:>5} {s['exact']:>6} {100 * s['exact'] / s['cases']:>6.1f}% "
+                  f"{s['needs_model']:>11} {s['refused']:>7} {s['wrong']:>5} {s['blank_lines_only']:>12} "
+                  f"{s['markers_leaked']:>14} {s['lines_lost']:>10} {s['parse_failures']:>10} {s['median_s']:>9.4f} "
+                  f"{num(s['median_tok_s'], ',.0f'):>12} {num(s['median_tok_s_300_3000'], ',.0f'):>14} "
+                  f"{num(s['geomean_vs_ngram'], '.1f'):>10}")
+    print(f"\n{'by style':<12} {'row':<12} {'language':<10} {'style':<8} {'n':>5} {'exact':>6} {'needs model':>11} "
+          f"{'refused':>7} {'wrong':>5}")
+    for row, langs in report["by_style"].items():
+        for lang, styles in langs.items():
+            for style, s in styles.items():
+                print(f"{'':<12} {row:<12} {lang:<10} {style:<8} {s['cases']:>5} {s['exact']:>6} {s['needs_model']:>11} "
+                      f"{s['refused']:>7} {s['wrong']:>5}")
+
+
+def plot(report: dict, path: Path) -> None:
+    """Exact share per style, one bar per row."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    styles = sorted({st for langs in report["by_style"].values() for sts in langs.values() for st in sts})
+    fig, ax = plt.subplots(figsize=(8, 4))
+    rows = list(report["by_style"])
+    width = 0.8 / max(len(rows), 1)
+    for k, row in enumerate(rows):
+        shares = []
+        for st in styles:
+            ss = [s[st] for s in report["by_style"][row].values() if st in s]
+            n = sum(s["cases"] for s in ss)
+            shares.append(sum(s["exact"] for s in ss) / n if n else 0)
+        ax.bar([i + k * width for i in range(len(styles))], shares, width, label=row)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(styles))], styles)
+    ax.set(ylabel="exact share", ylim=(0, 1.05), title=f"apply corpus, exact merges by block style ({report['cases_set']})")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def run(args) -> int:
+    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.engine import models, prompt
+    from copy_as_decode.synthesis.apply_blocks import build
+    cases = chosen(args)
+    if not cases:
+        print("bench apply: no case matches", file=sys.stderr)
+        return 2
+    tok = models.load_tokenizer(args.model)
+    tokens = {c["id"]: len(prompt.text_ids(tok, c["after"])) for c in cases}
+    rows = []
+
+    def row(case, name, result):
+        rows.append({"id": case["id"], "row": name, "language": case["language"], "style": case["style"],
+                     "source": case["source"], "lines": case["lines"], "development": case["development"],
+                     "tokens": tokens[case["id"]], **result})
+
+    merged = {}
+    for c in cases:
+        merged[c["id"]] = r = run_merge(c)
+        row(c, "merge", r)
+    engine = None
+    if not args.no_model:
+        from copy_as_decode.engine.backend import make_engine
+        needing = [c for c in cases if merged[c["id"]]["pending"]]
+        model_cases = {c["id"] for c in (spread(needing, args.model_limit) if args.model_limit is not None else needing)}
+        if model_cases:
+            engine = make_engine(args)
+            import contextlib
+
+            from copy_as_decode.core.contract import IncompleteEdit
+            with contextlib.suppress(IncompleteEdit):  # first-call costs out of the timings
+                engine.edit("x = 1\n", "warm up", "windowed", lines=(1, 1))
+        for c in cases:
+            if not merged[c["id"]]["pending"] or c["id"] in model_cases:
+                row(c, "apply", run_apply(c, engine))
+    if args.peer_ngram:
+        import contextlib
+        with contextlib.ExitStack() as stack:
+            peer = _peer(args, engine, stack)
+            for c in peer_cases(cases, args):
+                row(c, "llama-ngram", run_peer(c, peer))
+    report = {"model": args.model, "threads": args.threads or _threads(), "cases_set": args.cases,
+              "corpus_cases": len(build()), "options": {k: v for k, v in vars(args).items() if k != "func"},
+              **report_of(rows), "cases": rows}
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1, default=str))
+    print_tables(report)
+    try:
+        plot(report, out.with_suffix(".png"))
+        print(f"wrote {out} and {out.with_suffix('.png')}")
+    except ImportError:
+        print(f"wrote {out}")
+    return 0
+
+
+def _threads() -> int:
+    import os
+    return os.cpu_count() or 1
+
+
+def _peer(args, engine, stack):
+    """A RemoteEngine on llama-server started as a user would (the same GGUF, all cores, its default options)
+    with its n-gram speculation, the model's whole context, the engine's prompt layout."""
+    import os
+
+    from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
+    from copy_as_decode.engine import models
+    from copy_as_decode.engine.remote import RemoteEngine
+    ctx = getattr(engine, "context", None) or 32768
+    server = LlamaServer(default_server_binary(), models.gguf_file(args.model), ctx=ctx, threads=os.cpu_count(),
+                         speculative=False, batch_invariant=False, extra=["--spec-type", "ngram-simple"])
+    stack.enter_context(server)
+    peer = RemoteEngine(server.url, args.model, timeout=args.request_timeout)
+    if engine is not None:
+        peer.layout = engine.layout
+    return peer

@@ -1,0 +1,177 @@
+"""core/block_merge.py on blocks of each style a chat writes: the exact merged file, and what always holds (no
+marker written, no line lost, a result that would not parse refused, fences off, line endings kept)."""
+import pytest
+
+from copy_as_decode.core.block_merge import MergeError, merge
+from copy_as_decode.core.deletions import deleted_lines
+
+PY = '''import os
+
+
+class Store:
+    """Keeps values."""
+
+    def __init__(self):
+        self.values = {}
+
+    def get(self, key):
+        return self.values[key]
+
+    def size(self):
+        return len(self.values)
+
+
+def load(path):
+    with open(path) as f:
+        return f.read()
+
+
+def main():
+    store = Store()
+    print(store.get("a"))
+'''
+
+JS = '''const fs = require("fs");
+
+class Cache {
+  constructor() {
+    this.items = new Map();
+  }
+
+  get(key) {
+    return this.items.get(key);
+  }
+
+  clear() {
+    this.items.clear();
+  }
+}
+
+function load(path) {
+  return fs.readFileSync(path, "utf8");
+}
+
+module.exports = { Cache, load };
+'''
+
+MD = '''# Tool
+
+Intro text.
+
+## Install
+
+Run the installer.
+Then restart.
+
+## Usage
+
+Call it.
+'''
+
+
+def merged(document, block, language):
+    m = merge(document, block, language)
+    assert not m.pending
+    return m.text
+
+
+def test_a_whole_function_replaces_the_file_s_one():
+    block = "def load(path):\n    with open(path, encoding='utf-8') as f:\n        return f.read()\n"
+    assert merged(PY, block, "python") == PY.replace("with open(path) as f:", "with open(path, encoding='utf-8') as f:")
+
+
+def test_lazy_markers_between_functions():
+    block = ('# ... existing code ...\n\ndef load(path):\n    return open(path).read()\n\n# ... existing code ...\n\n'
+             'def main():\n    store = Store()\n    print(store.get("b"))\n\n# ... existing code ...\n')
+    want = PY.replace("    with open(path) as f:\n        return f.read()\n", "    return open(path).read()\n") \
+        .replace('store.get("a")', 'store.get("b")')
+    assert merged(PY, block, "python") == want
+
+
+def test_a_new_function_goes_beside_its_neighbour_in_the_block():
+    block = ('# ... existing code ...\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\n'
+             'def save(path, text):\n    with open(path, "w") as f:\n        f.write(text)\n\n# ... existing code ...\n')
+    want = PY.replace("        return f.read()\n", '        return f.read()\n\n\ndef save(path, text):\n'
+                      '    with open(path, "w") as f:\n        f.write(text)\n')
+    assert merged(PY, block, "python") == want
+
+
+def test_a_method_into_its_class():
+    block = ('class Store:\n    # ... existing code ...\n\n    def get(self, key, default=None):\n'
+             '        return self.values.get(key, default)\n\n    # ... existing code ...\n')
+    want = PY.replace("    def get(self, key):\n        return self.values[key]\n",
+                      "    def get(self, key, default=None):\n        return self.values.get(key, default)\n")
+    assert merged(PY, block, "python") == want
+
+
+def test_a_method_pasted_at_column_0_lands_indented_in_its_class():
+    block = "def size(self):\n    return len(self.values) + 0\n"
+    assert merged(PY, block, "python") == PY.replace("return len(self.values)\n", "return len(self.values) + 0\n")
+
+
+def test_a_changed_import_replaces_the_file_s_import():
+    block = "import os.path\n"
+    # the module key of `import os.path` is os.path: a new import, after the file's imports
+    assert merged(PY, block, "python") == PY.replace("import os\n", "import os\nimport os.path\n")
+    document = PY.replace("import os\n", "from os import path\n")
+    block = "from os import path, sep\n\n# ... existing code ...\n"
+    assert merged(document, block, "python") == PY.replace("import os\n", "from os import path, sep\n")
+
+
+def test_a_markdown_section():
+    block = "## Install\n\nRun the installer with `--user`.\nThen restart.\n\n<!-- ... -->\n"
+    assert merged(MD, block, "markdown") == MD.replace("Run the installer.", "Run the installer with `--user`.")
+
+
+def test_a_javascript_class_method():
+    block = ("class Cache {\n  // ... existing code ...\n\n  get(key) {\n    return this.items.get(String(key));\n  }\n\n"
+             "  // ... rest unchanged ...\n}\n")
+    assert merged(JS, block, "javascript") == JS.replace("this.items.get(key)", "this.items.get(String(key))")
+
+
+def test_a_javascript_method_pasted_alone():
+    block = "clear() {\n  this.items = new Map();\n}\n"
+    assert merged(JS, block, "javascript") == JS.replace("    this.items.clear();\n", "    this.items = new Map();\n")
+
+
+@pytest.mark.parametrize("block", [
+    "# ... existing code ...\n\ndef main():\n    # ... existing code ...\n    print(store.get('z'))\n",
+    "class Store:\n    # ... existing code ...\n    def size(self):\n        return 0\n    # ... rest unchanged ...\n",
+    "...\ndef load(path):\n    return ''\n...\n",
+])
+def test_no_marker_lands_and_no_line_is_lost(block):
+    m = merge(PY, block, "python")
+    markers = {"# ... existing code ...", "# ... rest unchanged ...", "..."}
+    assert not any(line.strip() in markers for line in m.text.splitlines())
+    assert deleted_lines(PY, m.text) <= 1  # at most the one line the block replaces
+
+
+def test_a_result_that_would_not_parse_is_refused():
+    with pytest.raises(MergeError, match="no longer parse"):
+        merge(PY, "def load(path):\n    return (f.read(\n", "python")
+
+
+def test_fences_are_stripped():
+    block = "Here it is:\n```python\ndef size(self):\n    return 0\n```\n"
+    assert merge(PY, "```python\ndef size(self):\n    return 0\n```\n", "python").text == \
+        PY.replace("return len(self.values)\n", "return 0\n")
+    assert "```" not in merge(PY, block.split("\n", 1)[1], "python").text
+
+
+def test_a_crlf_file_keeps_crlf():
+    crlf = PY.replace("\n", "\r\n")
+    out = merge(crlf, "def size(self):\n    return 0\n", "python").text
+    assert out == PY.replace("return len(self.values)\n", "return 0\n").replace("\n", "\r\n")
+
+
+def test_built_cases_of_each_style_merge_exactly():
+    """One development case of each style (synthesis/apply_blocks.py), merged to its gold byte for byte."""
+    from copy_as_decode.synthesis.apply_blocks import build
+    seen = {}
+    for c in build(["humanevalfix-python", "humanevalfix-js", "long-text"]):
+        if c["development"] and (c["language"], c["style"]) not in seen:
+            m = merge(c["before"], c["block"], c["language"])
+            if not m.pending and m.text == c["after"]:
+                seen[(c["language"], c["style"])] = c["id"]
+    assert {("python", "whole"), ("python", "markers"), ("python", "fenced"), ("python", "lazy"),
+            ("javascript", "whole"), ("javascript", "lazy"), ("markdown", "whole"), ("markdown", "markers")} <= set(seen)
