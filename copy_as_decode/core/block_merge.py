@@ -328,7 +328,7 @@ class _Merger:
             return False
         kept = set(run)
         dropped = sum(1 for line in self.lines[start:end] if line.strip() and line.strip() not in kept)
-        if dropped > sum(1 for line in run if line and line not in set(have[start - lo:end - lo])) + 2:
+        if dropped > sum(1 for line in run if line and line not in set(have[start - lo:end - lo])):
             return False  # the file lines it would replace are not the run's: their place is not certain
         self._change(start, end, _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at])),
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
