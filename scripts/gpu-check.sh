@@ -33,7 +33,7 @@ stages=" ${*:-setup kernel edit train} "
 want() { [[ $stages == *" $1 "* ]]; }
 
 want setup && {
-step setup 240 "$root/scripts/setup.sh"
+step setup 240 "$root/scripts/setup.sh" --torch
 for m in "${trained[@]}"; do step "install-$m" 180 "$cad" models install "$m"; done
 step torch 60 "$root/.venv/bin/python" -c \
   "import torch; print(torch.__version__, torch.cuda.is_available() and torch.cuda.get_device_name(0))"

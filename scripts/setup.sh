@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up: a virtualenv with the pinned stack, the project, and the default model.
-#   scripts/setup.sh          runtime (what `./run edit` needs)
-#   scripts/setup.sh --dev    also the test stack and the 0.5B the tests use (the fast lane, ./run check)
+#   scripts/setup.sh          runtime (what `./run edit` needs: requirements.txt, llama.cpp, no torch)
+#   scripts/setup.sh --torch  also the torch engine (requirements-torch.txt: --quant none, GPUs, adapters, training)
+#   scripts/setup.sh --dev    also torch, the test stack and the 0.5B the tests use (the fast lane, ./run check)
 #   scripts/setup.sh --test   also the test stack, the built-in trained model, the editors the end-to-end tests
 #                             drive, llama-server and vLLM
 set -euo pipefail
@@ -18,12 +19,22 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 want=$(stamp "$root/requirements.txt" "$root/pyproject.toml")
 if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
-  echo "setup: installing the Python stack (pinned, CPU torch) ..." >&2
+  echo "setup: installing the Python stack (pinned; no torch) ..." >&2
   "$venv/bin/pip" install -q -r "$root/requirements.txt"
   "$venv/bin/pip" install -q --no-deps -e "$root"
   echo "$want" > "$venv/.deps"
 fi
 "$root/scripts/build-llama-cpp.sh"  # the quantized engine the default runs on
+
+if [ -n "${1:-}" ]; then  # --torch, --dev, --test: the torch engine too
+  want=$(stamp "$root/requirements-torch.txt")
+  if [ "$(cat "$venv/.torch-deps" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing torch and transformers (pinned, CPU torch) ..." >&2
+    "$venv/bin/pip" install -q -r "$root/requirements-torch.txt"
+    echo "$want" > "$venv/.torch-deps"
+  fi
+fi
+# after torch where it is wanted: an install with transformers also keeps the model's Hugging Face tokenizer
 "$venv/bin/copy-as-decode" models install "${COPY_AS_DECODE_DEFAULT_MODEL:-qwen2.5-coder-1.5b}" >/dev/null
 
 if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--dev" ]; then

@@ -8,6 +8,7 @@ from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine import prompt
 from copy_as_decode.engine.constraint import ProgramConstraint
 from copy_as_decode.engine.decode import decode_program
+from copy_as_decode.engine.torch_backend import TorchBackend
 from copy_as_decode.engine.tracker import ProgramTracker
 from copy_as_decode.train.sequence import IGNORE, serialize
 
@@ -54,8 +55,8 @@ def test_the_training_sequence_is_what_decode_feeds(tiny_engine):
     ids = prompt.program_prompt(e.tok, lines, INSTRUCTION)
     script = codec.forced_script(e.encode, PROGRAM, e.eos)
     model, tracker = Recorder(e.model), ProgramTracker()
-    stats = decode_program(model, e.tok, ids, lines, ProgramConstraint(e.tok, e.n_vocab, len(lines)), tracker, e.eos,
-                           max_new_tokens=len(script), forced=script)
+    stats = decode_program(TorchBackend(model, e.tok), e.tok, ids, lines, ProgramConstraint(e.tok, e.n_vocab, len(lines)),
+                           tracker, e.eos, max_new_tokens=len(script), forced=script)
     seq = serialize(e.tok, INSTRUCTION, DOC, format_program(PROGRAM), eos=e.eos)
     assert stats.stop == EOS and tracker.items == parse(format_program(PROGRAM))
     assert model.fed == seq.input_ids[:-1]  # the prompt included; the end token ends the decode unfed
@@ -67,7 +68,7 @@ def test_the_training_sequence_is_what_decode_feeds(tiny_engine):
 def test_the_engines_forced_edit_feeds_the_training_sequence(tiny_engine, monkeypatch):
     """Through Engine.edit: after the prompt (which the prompt cache may hold already) the same tokens."""
     model = Recorder(tiny_engine.model)
-    monkeypatch.setattr(tiny_engine, "model", model)
+    monkeypatch.setattr(tiny_engine.backend, "model", model)
     r = tiny_engine.edit(DOC, INSTRUCTION, "forced", program=format_program(PROGRAM))
     seq = serialize(tiny_engine.tok, INSTRUCTION, DOC, format_program(PROGRAM), eos=tiny_engine.eos)
     assert r.text == resolve(PROGRAM, DOC)

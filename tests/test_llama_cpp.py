@@ -1,11 +1,12 @@
-"""The quantized engine: the shipped Q4_K_M GGUF of the 0.5B run in-process by llama.cpp behind the decode loop's
-model call. The splice and the verification are the same code as on torch; what differs is the numerics (batched
-and one-token kernels round differently), so these tests pin the mechanism and bound the parting."""
+"""The quantized engine: the shipped Q4_K_M GGUF of the 0.5B run in-process by llama.cpp as the decode loop's
+backend (engine/decode_backend.py). The splice and the verification are the same code as on torch; what differs is
+the numerics (batched and one-token kernels round differently), so these tests pin the mechanism and bound the
+parting."""
 import subprocess
 import sys
 
+import numpy as np
 import pytest
-import torch
 
 from copy_as_decode.engine import models
 
@@ -36,8 +37,9 @@ def engine():
 
 
 def test_auto_runs_the_shipped_gguf_unless_a_torch_dtype_is_asked_for(engine):
-    from copy_as_decode.engine.llama_cpp import LlamaCppLM
+    from copy_as_decode.engine.llama_cpp import LlamaCppBackend, LlamaCppLM
     assert engine.quant == "gguf" and isinstance(engine.model, LlamaCppLM) and engine.dtype == "q4_k_m"
+    assert isinstance(engine.backend, LlamaCppBackend)
     assert engine.n_vocab == 151936 and engine.context == 32768
 
 
@@ -62,42 +64,42 @@ def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_fa
 
 
 def test_a_splice_is_one_batch_that_picks_what_single_steps_pick(engine):
-    from copy_as_decode.engine.decode import forward, new_cache
-    lm, ids = engine.model, engine.encode(CODE)
-    cache = new_cache(lm)
-    forward(lm, cache, ids[:20])
+    backend, ids = engine.backend, engine.encode(CODE)
+    backend.restore(None)
+    backend.step(ids[:20])
     copied = ids[20:60]
-    parallel = forward(lm, cache, copied, all_logits=True)
-    assert parallel.shape == (len(copied), engine.n_vocab) and cache.get_seq_length() == 60
-    cache.crop(-len(copied))
-    steps = torch.stack([forward(lm, cache, [t])[-1] for t in copied])
-    agree = float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())
+    parallel = backend.rows(copied)
+    assert parallel.shape == (len(copied), engine.n_vocab) and parallel.dtype == np.float32 and backend.length() == 60
+    backend.crop(20)
+    steps = np.stack([backend.step([t]) for t in copied])
+    agree = float((parallel.argmax(-1) == steps.argmax(-1)).mean())
     assert agree >= 0.9  # quantized kernels part only where two tokens nearly tie (bench kernel measures it)
-    cache.crop(-len(copied))  # what crop drops is gone: the same batch again gives the same numbers
-    assert torch.equal(forward(lm, cache, copied, all_logits=True), parallel)
+    backend.crop(20)  # what crop drops is gone: the same batch again gives the same numbers
+    assert np.array_equal(backend.rows(copied), parallel)
+    backend.crop(20)
+    assert backend.check(copied) == parallel.argmax(-1).tolist()  # a verification: the greedy choice at each
 
 
 def test_a_verification_longer_than_a_batch_of_outputs_goes_in_pieces_and_keeps_every_row(engine):
-    from copy_as_decode.engine.decode import forward, new_cache
     from copy_as_decode.engine.llama_cpp import OUTPUTS
-    lm, ids = engine.model, engine.encode(DOCUMENT)
+    backend, lm, ids = engine.backend, engine.model, engine.encode(DOCUMENT)
     assert len(ids) > 2 * OUTPUTS + 20
-    cache = new_cache(lm)
-    forward(lm, cache, ids[:20])
-    rows = forward(lm, cache, ids[20:20 + 2 * OUTPUTS + 5], all_logits=True)  # three pieces of outputs
-    assert rows.shape == (2 * OUTPUTS + 5, engine.n_vocab) and cache.get_seq_length() == 2 * OUTPUTS + 25
-    cache.crop(-(OUTPUTS + 5))  # the last two pieces again, as one call that keeps only their rows
-    tail = lm(torch.tensor([ids[20 + OUTPUTS:20 + 2 * OUTPUTS + 5]]), cache, logits_to_keep=OUTPUTS + 5).logits[0]
-    assert float((tail.argmax(-1) == rows[OUTPUTS:].argmax(-1)).float().mean()) >= 0.9
+    backend.restore(None)
+    backend.step(ids[:20])
+    rows = backend.rows(ids[20:20 + 2 * OUTPUTS + 5])  # three pieces of outputs
+    assert rows.shape == (2 * OUTPUTS + 5, engine.n_vocab) and backend.length() == 2 * OUTPUTS + 25
+    backend.crop(20 + OUTPUTS)  # the last two pieces again, as one call that keeps only their rows
+    tail = lm.forward(ids[20 + OUTPUTS:20 + 2 * OUTPUTS + 5], keep=OUTPUTS + 5)
+    assert float((tail.argmax(-1) == rows[OUTPUTS:].argmax(-1)).mean()) >= 0.9
 
 
 def test_a_prompt_reuses_what_the_context_holds_and_a_larger_context_keeps_it(engine):
-    lm, ids = engine.model, engine.encode(CODE)
-    view, reused = engine.prefix.start(lm, ids, positions=8)
-    again, reused_again = engine.prefix.start(lm, ids, positions=8)
-    assert reused_again == len(ids) - 1 and again.get_seq_length() == len(ids) - 1
+    backend, lm, ids = engine.backend, engine.model, engine.encode(CODE)
+    backend.start(ids, positions=8)
+    reused_again = backend.start(ids, positions=8)
+    assert reused_again == len(ids) - 1 and backend.length() == len(ids) - 1 and backend.held(ids) == len(ids) - 1
     other = ids[:30] + engine.encode("# another prompt\n")
-    _, shared = engine.prefix.start(lm, other, positions=8)
+    shared = backend.start(other, positions=8)
     assert shared == 30 and lm.resident == other[:-1]
     held, allocated = list(lm.resident), lm.allocated
     lm.reserve(allocated + 1)  # grows: the tokens it held are fed into the larger context

@@ -499,7 +499,8 @@ def test_local_and_remote_greedy_choices_agree_up_to_near_ties(engine, monkeypat
     from transformers import DynamicCache
 
     from copy_as_decode.engine.constraint import ProgramConstraint
-    from copy_as_decode.engine.decode import TextStream, forward
+    from copy_as_decode.engine.prefix_cache import forward
+    from copy_as_decode.engine.text_stream import TextStream
     spy = Spy(engine, monkeypatch)
     case = _cases()[0]
     program, _ = attempt(engine, case.before, case.instruction, "grammar", max_new_tokens=48)

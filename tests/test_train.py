@@ -16,7 +16,7 @@ from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.adapter import load_adapter, split_spec
-from copy_as_decode.engine.prefix_cache import PrefixCache
+from copy_as_decode.engine.torch_backend import TorchBackend
 from copy_as_decode.synthesis import sources as harvest
 from copy_as_decode.synthesis.bugs import BUG_TYPES, bug_hint, python_bug
 from copy_as_decode.synthesis.decontaminate import DISTINCTIVE, MAX_SHARED, decontaminate, shared
@@ -259,13 +259,13 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
     # a few of each source; of the long files the shortest, whose prompt fits in one forward (engine CHUNK)
     cases = [e for source, group in picked.items()
              for e in (group[:3] if source != "long-file" else [min(group, key=lambda e: len(e.before))])]
-    model = tiny_engine.model
+    backend = tiny_engine.backend
     try:
         for e in cases:
-            rec = Recorder(model)
-            # the prompt goes through prefill_model (the same model here), the rest through model
-            tiny_engine.model = tiny_engine.prefill_model = rec
-            tiny_engine.prefix = PrefixCache()  # a cold cache: the whole prompt is seen
+            rec = Recorder(tiny_engine.model)
+            # the prompt goes through prefill_model (the same model here), the rest through model; a cold cache:
+            # the whole prompt is seen
+            tiny_engine.backend = TorchBackend(rec, tiny_engine.tok)
             result = tiny_engine.edit(e.before, e.instruction, "forced", program=e.program)
             assert result.text == e.after
             seq = serialize(tiny_engine.tok, e.instruction, e.before, e.program)
@@ -282,7 +282,7 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
             assert result.stats.prompt_cached == 0
             assert len(seq.labels) - seq.n_labels - seq.prompt_len == result.stats.spliced
     finally:
-        tiny_engine.model = tiny_engine.prefill_model = model
+        tiny_engine.backend = backend
 
 
 @pytest.fixture()

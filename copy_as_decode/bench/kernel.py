@@ -46,30 +46,26 @@ def prefix_ids(tok, prefix: int) -> list[int]:
 
 
 def measure(engine, sizes, prefix: int, repeats: int) -> tuple[list[dict], float]:
-    """Per N: parallel vs stepwise seconds and their agreement; and the median seconds of one decode step."""
-    import torch
-
-    from copy_as_decode.engine.decode import forward, new_cache
-    sync = torch.cuda.synchronize if engine.device.startswith("cuda") else (lambda: None)
+    """Per N: parallel vs stepwise seconds and their agreement; and the median seconds of one decode step.
+    Each forward returns its logits to the host (the backend's `step`), which waits for the device."""
+    backend = engine.backend
     ids = prefix_ids(engine.tok, prefix)
-    cache = new_cache(engine.model)
-    forward(engine.model, cache, ids[:prefix])
+    backend.restore(None)
+    backend.start(ids[:prefix + 1])  # the sequence: the prefix
     points = []
     for n in sizes:
         copied = ids[prefix:prefix + n]
 
         def parallel():
-            forward(engine.model, cache, copied)
-            sync()
-            cache.crop(-n)
+            backend.step(copied)
+            backend.crop(prefix)
 
         def stepwise():
             for t in copied:
-                forward(engine.model, cache, [t])
-            sync()
-            cache.crop(-n)
+                backend.step([t])
+            backend.crop(prefix)
 
-        agree = agreement(engine.model, cache, copied)  # also the warm-up for this shape
+        agree = agreement(backend, copied)  # also the warm-up for this shape
         par = statistics.median(_timed(parallel) for _ in range(repeats))
         ar = statistics.median(_timed(stepwise) for _ in range(repeats))
         points.append({"n": n, "parallel_s": par, "autoregressive_s": ar, "speedup": ar / par, **agree})
@@ -77,24 +73,22 @@ def measure(engine, sizes, prefix: int, repeats: int) -> tuple[list[dict], float
               f"argmax agrees {agree['argmax_agree']:.3f}", file=sys.stderr)
     steps = []
     for t in ids[prefix:prefix + STEPS]:
-        steps.append(_timed(lambda: (forward(engine.model, cache, [t]), sync())))
-    cache.crop(-STEPS)
+        steps.append(_timed(lambda: backend.step([t])))
+    backend.crop(prefix)
     return points, statistics.median(steps)
 
 
-def agreement(model, cache, copied: list[int]) -> dict:
+def agreement(backend, copied: list[int]) -> dict:
     """Logits of the N positions from one parallel forward against N single steps: the largest difference
     relative to the largest logit, and the share of positions whose argmax (the greedy choice) is the same."""
-    import torch
-
-    from copy_as_decode.engine.decode import forward
-    n = len(copied)
-    parallel = forward(model, cache, copied, all_logits=True).float()
-    cache.crop(-n)
-    steps = torch.stack([forward(model, cache, [t])[-1] for t in copied]).float()
-    cache.crop(-n)
-    return {"max_rel_diff": float((parallel - steps).abs().max() / steps.abs().max()),
-            "argmax_agree": float((parallel.argmax(-1) == steps.argmax(-1)).float().mean())}
+    import numpy as np
+    start = backend.length()
+    parallel = backend.rows(copied)
+    backend.crop(start)
+    steps = np.stack([backend.step([t]) for t in copied])
+    backend.crop(start)
+    return {"max_rel_diff": float(np.abs(parallel - steps).max() / np.abs(steps).max()),
+            "argmax_agree": float((parallel.argmax(-1) == steps.argmax(-1)).mean())}
 
 
 def peer_step(model: str, tok, prefix: int, threads: int, repeats: int, batch: int) -> tuple[float, float]:

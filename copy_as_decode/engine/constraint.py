@@ -1,10 +1,10 @@
-"""The llguidance side of grammar decoding: one tokenizer index per tokenizer, one matcher per document."""
+"""The llguidance side of grammar decoding: one tokenizer index per tokenizer, one matcher per document.
+Masks are numpy boolean arrays over the model's vocabulary (llguidance.numpy: no torch)."""
 import functools
 
 import llguidance
-import llguidance.hf
-import llguidance.numpy  # not llguidance.torch, which imports torch._dynamo: +120 MB and +2.5 s at start
-import torch
+import llguidance.numpy
+import numpy as np
 
 from copy_as_decode.core.grammar import DEFAULT_RULE, program_grammar
 
@@ -19,15 +19,16 @@ class GrammarError(RuntimeError):
 def token_index(tok, n_vocab: int) -> llguidance.LLTokenizer:
     """llguidance's index of a Hugging Face tokenizer's vocabulary (~1 s; it holds its own copy of the
     tokenizer, so the llama.cpp engine builds one from its model's vocabulary instead)."""
+    import llguidance.hf  # imports transformers: only a Hugging Face tokenizer comes here
     return llguidance.hf.from_tokenizer(tok, n_vocab=n_vocab, eos_token=eos_id(tok))
 
 
 @functools.lru_cache(maxsize=4)
-def crosses_tag_end(tok, n_vocab: int) -> torch.Tensor:
+def crosses_tag_end(tok, n_vocab: int) -> np.ndarray:
     """Tokens with text after a "/>" (e.g. `"/><`): outside gen bodies they are banned so a copy tag always
     ends exactly at a token boundary, where the copied lines can be spliced in."""
     # Byte-level BPE spells "/" and ">" as themselves in the raw token strings, so no decode is needed.
-    bad = torch.zeros(n_vocab, dtype=torch.bool)
+    bad = np.zeros(n_vocab, dtype=bool)
     for i, s in enumerate(tok.convert_ids_to_tokens(list(range(len(tok))))):
         k = s.find("/>") if s else -1
         bad[i] = k >= 0 and k + 2 < len(s)
@@ -44,12 +45,12 @@ class Constraint:
         if self.matcher.is_error():
             raise GrammarError(self.matcher.get_error())
         self.bitmask = llguidance.numpy.allocate_token_bitmask(1, n_vocab)
-        self._words, self._bits = torch.from_numpy(self.bitmask[0]), torch.arange(32, dtype=torch.int32)
 
-    def allowed(self, outside_gen: bool = False) -> torch.Tensor:
-        llguidance.numpy.fill_next_token_bitmask(self.matcher, self.bitmask)  # into the memory _words shares
-        # Eager unpack of the packed int32 bitmask: as fast as the compiled kernel, and needs no compiler.
-        return ((self._words.unsqueeze(-1) >> self._bits) & 1).bool().flatten()[: self.n_vocab]
+    def allowed(self, outside_gen: bool = False) -> np.ndarray:
+        """The tokens the grammar allows next, as a boolean array over the vocabulary."""
+        llguidance.numpy.fill_next_token_bitmask(self.matcher, self.bitmask)
+        # bit b of int32 word w is token 32w+b: the words' little-endian bytes, unpacked least significant first
+        return np.unpackbits(self.bitmask[0].view(np.uint8), bitorder="little")[: self.n_vocab].view(bool)
 
     def consume(self, token: int, fast_forward: bool = True) -> list[int]:
         """Consume a chosen token; with fast_forward, also the tokens the grammar now forces (returned)."""
@@ -72,11 +73,11 @@ class ProgramConstraint(Constraint):
         super().__init__(tok, n_vocab, program_grammar(n_lines, rule), index)
         self.tag_end = crosses_tag_end(tok, n_vocab)
 
-    def allowed(self, outside_gen: bool) -> torch.Tensor:
+    def allowed(self, outside_gen: bool) -> np.ndarray:
         ok = super().allowed()
         return ok & ~self.tag_end if outside_gen else ok
 
-    def require(self, token: int, allowed: torch.Tensor) -> int:
+    def require(self, token: int, allowed: np.ndarray) -> int:
         """A token chosen by the caller (forced-program mode) must still be one the grammar allows."""
         if not allowed[token]:
             raise GrammarError(f"token {token} is not allowed by the program grammar here")

@@ -7,54 +7,46 @@ decode_rewrite: the model rewrites the file; a drafter proposes the input lines 
 kind of parallel forward verifies them against the model's own greedy choice, so the output is exactly
 greedy full regeneration (drafter=None is that plain regeneration).
 """
-import torch
-from transformers import DynamicCache
+import numpy as np
 
 from copy_as_decode.core.codec import copied_ids
 from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Hooks
 from copy_as_decode.core.program import Copy
 
+from .decode_backend import DecodeBackend
 from .prompt import text_ids
 from .stats import Stats
 from .text_stream import TextStream
 
-CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
+
+def masked(logits: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:
+    return logits if allowed is None else np.where(allowed, logits, -np.inf)
 
 
-def new_cache(model):
-    """An empty KV cache for `model`: transformers' DynamicCache, or the model's own (engine/llama_cpp.py)."""
-    return model.new_cache() if hasattr(model, "new_cache") else DynamicCache(config=model.config)
+def softmax(logits: np.ndarray) -> np.ndarray:
+    p = np.exp(logits.astype(np.float64) - logits.max())
+    return p / p.sum()
 
 
-@torch.inference_mode()
-def forward(model, cache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
-    while len(ids) > CHUNK and not all_logits:  # only the last piece's last logits are wanted
-        model(input_ids=torch.tensor([ids[:CHUNK]], device=model.device), cache=cache, use_cache=True,
-              logits_to_keep=1)
-        ids = ids[CHUNK:]
-    x = torch.tensor([ids], device=model.device)
-    return model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
-
-
-def choose(logits: torch.Tensor, allowed: torch.Tensor | None, temperature: float) -> int:
-    if allowed is not None:
-        logits = logits.masked_fill(~allowed.to(logits.device), float("-inf"))
+def choose(logits: np.ndarray, allowed: np.ndarray | None, temperature: float) -> int:
+    """Greedy at temperature 0, else sampled (numpy's global generator: np.random.seed repeats a run)."""
+    logits = masked(logits, allowed)
     if temperature <= 0:
         return int(logits.argmax())
-    return int(torch.multinomial(torch.softmax(logits.float() / temperature, -1), 1))
+    cumulative = np.cumsum(softmax(logits / temperature))
+    return int(min(np.searchsorted(cumulative, np.random.random() * cumulative[-1], side="right"), len(logits) - 1))
 
 
-def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens, temperature=0.0,
-                   forced: list[int] | None = None, cache=None, context: int | None = None, hooks=Hooks(),
+def decode_program(backend: DecodeBackend, tok, prompt, lines, constraint, tracker, eos, *, max_new_tokens,
+                   temperature=0.0, forced: list[int] | None = None, context: int | None = None, hooks=Hooks(),
                    splice: bool = True) -> Stats:
     """Decode a program into `tracker` (forced: feed these tokens instead of choosing; they must obey the grammar;
-    cache: a DynamicCache that already holds the first tokens of `prompt`; context: the model's positions, which
-    copied lines fill too, unlike the sampled-token budget; splice=False: a copy's lines are not fed, the model
-    having read them in its prompt)."""
+    the backend's sequence is a prefix of `prompt`, as `backend.start(prompt)` leaves it, or empty; context: the
+    model's positions, which copied lines fill too, unlike the sampled-token budget; splice=False: a copy's lines
+    are not fed, the model having read them in its prompt)."""
     stats, stream = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok)
-    cache = cache if cache is not None else new_cache(model)
     with stats.timed("prefill_s"):
-        logits = forward(model, cache, prompt[cache.get_seq_length():])[-1]
+        logits = backend.step(prompt[backend.length():])
     stats.forwards += 1
     script = iter(forced) if forced is not None else None
     stats.stop = CAP
@@ -75,23 +67,22 @@ def decode_program(model, tok, prompt, lines, constraint, tracker, eos, *, max_n
         if constraint.stopped():
             stats.stop = EOS
             break
-        if context is not None and cache.get_seq_length() + len(feed) > context:
+        if context is not None and backend.length() + len(feed) > context:
             stats.stop = CONTEXT
             break
         with stats.timed("splice_s" if len(feed) > 1 else "decode_s"):
-            logits = forward(model, cache, feed)[-1]
+            logits = backend.step(feed)
         stats.forwards += 1
         hooks.progress(stats, tracker.text)
     return stats
 
 
-def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tokens, cache=None, hooks=Hooks()):
+def decode_rewrite(backend: DecodeBackend, tok, prompt, eos, closed, *, drafter=None, max_new_tokens, hooks=Hooks()):
     """Greedy rewrite until EOS, `closed(text)` (the fence) or the token cap; returns (token ids, text, stats).
-    cache: as for decode_program."""
+    The backend's sequence: as for decode_program."""
     stats, stream, out = Stats(prompt_tokens=len(prompt), budget=max_new_tokens), TextStream(tok), []
-    cache = cache if cache is not None else new_cache(model)
     with stats.timed("prefill_s"):
-        token = int(forward(model, cache, prompt[cache.get_seq_length():])[-1].argmax())
+        token = int(backend.step(prompt[backend.length():]).argmax())
     stats.forwards += 1
     while not (stop := EOS if token == eos else FENCE if closed(stream.text) else
                CAP if len(out) >= max_new_tokens else ""):
@@ -99,10 +90,10 @@ def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tok
         stream.push([token])
         draft = drafter.propose(stream.text)[: max_new_tokens - len(out) - 1] if drafter else []
         with stats.timed("splice_s" if draft else "decode_s"):
-            greedy = forward(model, cache, [token] + draft, all_logits=True).argmax(-1).tolist()
+            greedy = backend.check([token] + draft)
         accepted = next((i for i, (d, g) in enumerate(zip(draft, greedy)) if d != g), len(draft))
-        if accepted < len(draft):
-            cache.crop(-(len(draft) - accepted))  # drop the rejected tail; the model's own token replaces it
+        if accepted < len(draft):  # drop the rejected tail; the model's own token replaces it
+            backend.crop(backend.length() - (len(draft) - accepted))
         if drafter:
             drafter.feedback(len(draft), accepted)
         out += [token] + draft[:accepted]
@@ -115,20 +106,20 @@ def decode_rewrite(model, tok, prompt, eos, closed, *, drafter=None, max_new_tok
     return out, stream.text, stats
 
 
-def decode_choice(model, prompt, constraint, eos, *, cache=None, max_tokens=64, hooks=Hooks()) -> tuple[list[int], float]:
+def decode_choice(backend: DecodeBackend, prompt, constraint, eos, *, max_tokens=64,
+                  hooks=Hooks()) -> tuple[list[int], float]:
     """Greedy decode of one of a grammar's alternatives (a name from a list); returns its tokens and the
-    probability the model gave that path among what the grammar allowed at each step (its confidence)."""
-    cache = cache if cache is not None else new_cache(model)
-    logits, out, p = forward(model, cache, prompt[cache.get_seq_length():])[-1], [], 1.0
+    probability the model gave that path among what the grammar allowed at each step (its confidence).
+    The backend's sequence: as for decode_program."""
+    logits, out, p = backend.step(prompt[backend.length():]), [], 1.0
     while len(out) < max_tokens and not constraint.stopped():
         hooks.check()
-        allowed = constraint.allowed()
-        probs = torch.softmax(logits.float().masked_fill(~allowed.to(logits.device), float("-inf")), -1)
+        probs = softmax(masked(logits, constraint.allowed()))
         token = int(probs.argmax())
         if token == eos:
             break
         p *= float(probs[token])
         feed = [token] + constraint.consume(token)  # with the tokens the grammar then forces
         out += feed
-        logits = forward(model, cache, feed)[-1]
+        logits = backend.step(feed)
     return out, p

