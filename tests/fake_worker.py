@@ -9,6 +9,14 @@ know the exact result. Lines at its start that begin with "#" steer the double i
     #refuse          resolve the program, then refuse it as a deletion nobody asked for (1004, stop
                      `skipped`, the result in `data.text`), as the real worker does
 
+and misbehave as a broken worker would:
+
+    #garbage         write lines that are no JSON-RPC message (text, a JSON number) before answering
+    #malformed KIND  break the protocol, KIND one of: `error` (an error that is a string), `id` (the answer's
+                     id a list), `progress` (a progress whose params are a list); then answer as usual
+    #wrongid         answer with an id the client never sent
+    #hang            never answer, ignoring `cancel`, `shutdown`, the end of input and SIGTERM
+
 An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
 the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
 
@@ -30,6 +38,7 @@ import argparse
 import json
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -58,9 +67,24 @@ stopping = threading.Event()  # `shutdown` arrived
 
 
 def send(msg: dict) -> None:
+    send_raw(json.dumps(msg))  # ASCII, as the real worker writes
+
+
+def send_raw(line: str) -> None:
     with out_lock:
-        sys.stdout.write(json.dumps(msg) + "\n")  # ASCII, as the real worker writes
+        sys.stdout.write(line + "\n")
         sys.stdout.flush()
+
+
+def parse_instruction(instruction: str) -> tuple[list[list[str]], str]:
+    """The directives at the instruction's start (each split in up to 3 words) and the program after them."""
+    if "\n" not in instruction:
+        instruction = instruction.replace("\\n", "\n")
+    directives, program = [], instruction
+    while program.startswith("#"):
+        line, _, program = program.partition("\n")
+        directives.append(line[1:].split(maxsplit=2))
+    return directives, program
 
 
 def answer(rid, result=None, error=None) -> None:
@@ -81,12 +105,7 @@ def run_edit(req: dict, info: dict) -> None:
         limit = contract.parse_budget(params.get("max_new_tokens"))
     except ValueError as e:
         return answer(rid, error={"code": BAD_PARAMS, "message": str(e)})
-    if "\n" not in instruction:
-        instruction = instruction.replace("\\n", "\n")
-    directives, program = [], instruction
-    while program.startswith("#"):
-        line, _, program = program.partition("\n")
-        directives.append(line[1:].split(maxsplit=2))
+    directives, program = parse_instruction(instruction)
     t0 = time.perf_counter()
     sampled = spliced = 0
 
@@ -104,6 +123,16 @@ def run_edit(req: dict, info: dict) -> None:
             "stop": e.stop, "limit": e.limit, "stats": stats(e.stop, sampled)}})
 
     for d in directives:
+        if d[0] == "garbage":
+            send_raw("fake worker: a line that is no message")
+            send_raw("42")
+        if d[0] == "malformed":
+            send_raw(json.dumps({"jsonrpc": "2.0", "id": rid, "error": "boom"} if d[1] == "error" else
+                                {"jsonrpc": "2.0", "id": [rid], "result": None} if d[1] == "id" else
+                                {"jsonrpc": "2.0", "method": "progress", "params": [rid]}))
+        if d[0] == "hang":
+            print(f"fake worker: edit {rid} hangs", file=sys.stderr, flush=True)
+            threading.Event().wait()
         if d[0] == "crash":
             print("fake worker: crashing as asked", file=sys.stderr, flush=True)
             os._exit(3)
@@ -148,7 +177,7 @@ def run_edit(req: dict, info: dict) -> None:
     send({"jsonrpc": "2.0", "method": "progress",
           "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
                      "text_chars": len(text)}})
-    answer(rid, {"text": text, "program": program, "stop": contract.EOS,
+    answer(rid + 1000 if ["wrongid"] in directives else rid, {"text": text, "program": program, "stop": contract.EOS,
                  "stats": stats(contract.EOS, len(items))})
 
 
@@ -191,6 +220,9 @@ def main() -> None:
             continue
         method, rid, params = msg.get("method"), msg.get("id"), msg.get("params")
         if method == "edit":
+            instruction = (params or {}).get("instruction")
+            if isinstance(instruction, str) and ["hang"] in parse_instruction(instruction)[0]:
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)  # here: only the main thread may set it
             with state_lock:
                 queued.add(rid)
             jobs.put(msg)

@@ -37,7 +37,7 @@ class FakeWorker:
         self.running = True
         self.asked: list[tuple[dict, str]] = []
 
-    async def edit(self, params, on_progress=None, *, key=None):
+    async def edit(self, params, on_progress=None, *, key=None, method="edit"):
         self.asked.append((params, key))
         if self.meanwhile:
             await self.meanwhile()
@@ -155,6 +155,26 @@ async def test_a_refused_deletion_is_offered_for_review_only_where_the_client_sh
         outcome = await run(edit())
         assert (outcome.status, outcome.edits, outcome.reviewed) == ("error", [], False)
         assert outcome.message.startswith(str(REFUSAL)) and run.progress.ended == ["incomplete"]
+
+
+async def test_an_answer_that_drops_lines_unasked_is_refused_whatever_the_worker():
+    """The server's own check (core/deletions.py), for a worker that answers without refusing: the same
+    outcomes as the worker's own refusal."""
+    long = "".join(f"line {k}\n" for k in range(1, 41))
+    half = long[:long.index("line 21\n")]
+    for kw, status in (({}, "error"), ({"can_review": True}, "ok"),
+                       ({"can_review": True, "settings": Settings(review="never")}, "error")):
+        run = Run(FakeWorker({"text": half, "stats": {"deleted_lines": 0}}), **kw)
+        run.docs[URI] = Doc(URI, 1, long)
+        outcome = await run(edit())
+        assert outcome.status == status and (outcome.status == "ok") == outcome.reviewed
+        message = "the model's answer deletes the file's tail: lines 21-40 (20 non-blank lines not kept elsewhere) unasked"
+        assert (outcome.warning if status == "ok" else outcome.message).startswith(message + "; nothing was changed")
+        assert positions.apply_lsp_edits(long, outcome.edits) == (half if status == "ok" else long)
+    # asked for: applied as it is
+    run = Run(FakeWorker({"text": half}))
+    run.docs[URI] = Doc(URI, 1, long)
+    assert (await run(edit("delete the second half"))).status == "ok"
 
 
 async def test_a_cancelled_job_ends_as_cancelled():

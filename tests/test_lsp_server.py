@@ -858,12 +858,12 @@ async def test_review_annotates_each_hunk():
         assert editor.text(URI2) == "l1\nL2\nl3\nl4\nl5\nl6\nl9\nl10\n"
         # the user discards the review: nothing changes and no error is shown
         editor.accept_hunks = set()
-        res = await edit(client, URI2, '<copy lines="1-7"/>', editor=editor)
+        res = await edit(client, URI2, '<copy lines="1-7"/><gen>x\n</gen>', editor=editor)
         assert (res["applied"], res["status"], res["reviewed"]) == (False, "rejected", True)
         assert editor.text(URI2) == "l1\nL2\nl3\nl4\nl5\nl6\nl9\nl10\n" and not messages(client, t.MessageType.Error)
         # a client that says why it did not apply: refused, with that reason
         editor.accept, editor.accept_hunks = False, None
-        res = await edit(client, URI2, '<copy lines="1-7"/>', editor=editor)
+        res = await edit(client, URI2, '<copy lines="1-7"/><gen>x\n</gen>', editor=editor)
         assert res["status"] == "refused" and "refused by the test" in messages(client, t.MessageType.Error)[-1]
         # a range: labels count the document's lines, not the lines sent
         editor.accept = True
@@ -899,8 +899,8 @@ async def test_review_setting():
         configure(client, review="never", reviewLines=0)
         assert not await reviewed(TEN, THREE_HUNKS)
         configure(client, review="always", reviewLines=100)
-        assert await reviewed(TEN, '<copy lines="1-9"/>')
+        assert await reviewed(TEN, '<copy lines="1-9"/><gen>x\n</gen>')
         configure(client, review="sometimes", reviewLines=-1)
         await until(lambda: len(messages(client, t.MessageType.Warning)) == 2, what="warnings")
         assert "copyAsDecode.review must be one of always, never, large" in messages(client)[-2]
-        assert await reviewed(TEN, '<copy lines="1-9"/>')  # still "always"
+        assert await reviewed(TEN, '<copy lines="1-9"/><gen>x\n</gen>')  # still "always"

@@ -1,15 +1,19 @@
-"""The worker process, spoken to exactly as docs/worker-protocol.md says."""
+"""The worker, spoken to exactly as docs/worker-protocol.md says: the process with the tiny model, and its
+request handling (engine/worker.py) with a scripted engine, no model."""
+import io
 import json
+import os
 import subprocess
 import sys
+import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program
-
-pytestmark = pytest.mark.model
+from copy_as_decode.engine.worker import Worker
 
 HEAD = "def add(a: int, b: int) -> int:\n    \"\"\"Return the sum of two integers, a and b.\"\"\"\n"
 TAIL = "\n\nif __name__ == \"__main__\":\n    print(add(1, 2), add(3, 4), add(5, 6))\n"
@@ -40,12 +44,14 @@ def receive(p, rid, timeout=120):
     raise TimeoutError(rid)
 
 
+@pytest.mark.model
 def test_ping_reports_the_model(worker):
     send(worker, {"id": 1, "method": "ping"})
     reply, _ = receive(worker, 1)
     assert reply["result"]["model"] == "tiny" and reply["result"]["device"] == "cpu"
 
 
+@pytest.mark.model
 def test_forced_edit_returns_text_program_and_stats(worker):
     program = format_program(line_oracle(DOC, GOLD))
     send(worker, {"id": 2, "method": "edit",
@@ -55,6 +61,7 @@ def test_forced_edit_returns_text_program_and_stats(worker):
     assert reply["result"]["stats"]["spliced"] > 0
 
 
+@pytest.mark.model
 def test_bad_requests_get_errors_and_the_worker_survives(worker):
     worker.stdin.write("{not json\n")
     worker.stdin.flush()
@@ -73,6 +80,7 @@ def test_bad_requests_get_errors_and_the_worker_survives(worker):
     assert "result" in receive(worker, 7)[0]
 
 
+@pytest.mark.model
 def test_cancel_stops_a_running_edit_and_progress_is_reported(worker):
     send(worker, {"id": 8, "method": "edit", "params": {"document": DOC * 20, "instruction": "x",
                                                       "selector": "full", "max_new_tokens": 5000}})
@@ -84,13 +92,137 @@ def test_cancel_stops_a_running_edit_and_progress_is_reported(worker):
     assert all(n.get("params", {}).get("sampled", 0) < 5000 for n in notes if n.get("method") == "progress")
 
 
+@pytest.mark.model
 def test_queued_requests_are_answered_in_order(worker):
     program = format_program(line_oracle(DOC, GOLD))
     for rid in (10, 11):
         send(worker, {"id": rid, "method": "edit",
                       "params": {"document": DOC, "selector": "forced", "program": program}})
     send(worker, {"id": 12, "method": "cancel", "params": {"id": 11}})  # cancelling a queued request drops it
-    first, _ = receive(worker, 10)
-    second, _ = receive(worker, 11)
+    second, notes = receive(worker, 11)  # at once: perhaps before the edit ahead of it is answered
+    first = next((m for m in notes if m.get("id") == 10), None) or receive(worker, 10)[0]
     assert first["result"]["text"] == GOLD
     assert second["error"]["code"] == -32800
+
+
+# -- request handling, with a scripted engine -----------------------------------------------------------------
+
+
+class ScriptedEngine:
+    """Upper-cases the document; the instruction "run" runs until cancelled, "wait" for 0.2 s."""
+    model_name, device, dtype, context = "scripted", "cpu", "float32", 1000
+
+    def __init__(self):
+        self.running = threading.Event()
+
+    def edit(self, document, instruction, hooks, **_):
+        self.running.set()
+        end = time.monotonic() + (0.2 if instruction == "wait" else 3600 if instruction == "run" else 0)
+        while time.monotonic() < end:
+            hooks.check()
+            time.sleep(0.01)
+        stats = SimpleNamespace(stop="eos", as_dict=lambda: {"stop": "eos"})
+        return SimpleNamespace(text=document.upper(), stats=stats, program=None)
+
+
+class Output(io.StringIO):
+    """The worker's stdout, read as messages; `closed_after`: writes after that many lines fail, as on a pipe
+    whose reader is gone."""
+
+    def __init__(self, closed_after: int | None = None):
+        super().__init__()
+        self.lock, self.closed_after = threading.Lock(), closed_after
+
+    def write(self, text: str) -> int:
+        with self.lock:
+            if self.closed_after is not None and self.getvalue().count("\n") >= self.closed_after:
+                raise BrokenPipeError(32, "Broken pipe")
+            return super().write(text)
+
+    def messages(self) -> list[dict]:
+        with self.lock:
+            return [json.loads(line) for line in self.getvalue().splitlines()]
+
+    def answer(self, rid, timeout: float = 5.0) -> dict:
+        end = time.monotonic() + timeout
+        while not (found := [m for m in self.messages() if m.get("id") == rid and "method" not in m]):
+            if time.monotonic() > end:
+                raise TimeoutError(rid)
+            time.sleep(0.01)
+        return found[0]
+
+
+def serving(out: Output):
+    """A worker serving in a thread; returns it, its engine, a function that sends it a request and the thread."""
+    engine = ScriptedEngine()
+    worker = Worker(engine, out=out)
+    read, write = os.pipe()
+    stdin = os.fdopen(write, "w", buffering=1)
+    thread = threading.Thread(target=worker.serve, args=(os.fdopen(read),), daemon=True)
+    thread.start()
+
+    def send(msg) -> None:
+        stdin.write((msg if isinstance(msg, str) else json.dumps({"jsonrpc": "2.0", **msg})) + "\n")
+
+    send.close = stdin.close
+    return worker, engine, send, thread
+
+
+def test_malformed_requests_are_answered_and_the_reader_reads_on():
+    out = Output()
+    _, _, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": ["not", "an", "object"]})
+    send({"id": [2], "method": "ping"})
+    send({"id": 3, "method": "frobnicate"})
+    send({"id": 4, "method": "cancel", "params": {"id": [1]}})
+    send({"id": 5, "method": "cancel", "params": {"id": 999}})  # nothing to cancel: answered null
+    send("[1, 2]")
+    send({"id": 6, "method": "ping"})
+    assert out.answer(6)["result"]["model"] == "scripted"
+    assert out.answer(1)["error"]["code"] == -32602 and out.answer(3)["error"]["code"] == -32601
+    assert out.answer(4)["error"]["code"] == -32602 and out.answer(5)["result"] is None
+    assert [m["error"]["code"] for m in out.messages() if m.get("id") is None] == [-32600, -32600]
+    send.close()
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+def test_edits_queue_and_a_queued_one_is_cancelled_at_once():
+    out = Output()
+    worker, engine, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": {"document": "a\n", "instruction": "run"}})
+    assert engine.running.wait(5)
+    send({"id": 2, "method": "edit", "params": {"document": "b\n", "instruction": "x"}})
+    send({"id": 2, "method": "edit", "params": {"document": "c\n", "instruction": "x"}})  # the id of one in flight
+    send({"id": 3, "method": "cancel", "params": {"id": 2}})
+    assert out.answer(2)["error"]["code"] == -32800  # while edit 1 still runs
+    assert [m["error"]["code"] for m in out.messages() if m.get("id") is None] == [-32600]
+    send({"id": 4, "method": "edit", "params": {"document": "d\n", "instruction": "x"}})
+    send({"id": 5, "method": "cancel", "params": {"id": 1}})
+    assert out.answer(1)["error"]["code"] == -32800
+    assert out.answer(4)["result"]["text"] == "D\n"
+    assert len([m for m in out.messages() if m.get("id") == 2]) == 1  # the cancelled edit never ran
+    send.close()
+    thread.join(5)
+    assert not thread.is_alive() and not worker.queued and worker.current is None
+
+
+def test_the_end_of_input_lets_the_running_edit_finish():
+    out = Output()
+    _, engine, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": {"document": "a\n", "instruction": "wait"}})
+    assert engine.running.wait(5)
+    send.close()
+    thread.join(5)
+    assert not thread.is_alive() and out.answer(1, 0)["result"]["text"] == "A\n"
+
+
+def test_a_closed_output_stops_the_running_edit():
+    out = Output(closed_after=0)
+    worker, engine, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": {"document": "a\n", "instruction": "run"}})
+    assert engine.running.wait(5)
+    send({"id": 2, "method": "ping"})  # its answer cannot be written: nobody reads any more
+    send.close()
+    thread.join(5)
+    assert not thread.is_alive() and worker.stopping and out.messages() == []

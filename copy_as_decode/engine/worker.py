@@ -1,7 +1,9 @@
 """`copy-as-decode worker`: the model stays loaded; edit requests arrive as JSON-RPC lines on stdin.
 
 The protocol is documented in docs/worker-protocol.md. A reader thread answers `cancel` and `ping` at once;
-the main thread runs edits one at a time, so the model is never shared between requests.
+the main thread runs edits one at a time, so the model is never shared between requests. Whatever comes in,
+the reader answers it and reads on (a malformed request gets an error, never takes the reader down), and a
+client gone (its output closed) stops the edits: the worker never hangs.
 """
 import json
 import queue
@@ -44,11 +46,17 @@ class Worker:
         self.edits: queue.Queue = queue.Queue()
         self.cancelled: set = set()
         self.stopping = False  # after `shutdown` the running edit stops too, and queued ones are cancelled
+        self.state = threading.Lock()  # guards `queued` and `current`, which the reader and the runner share
+        self.queued: set = set()  # ids of the edits waiting; one cancelled there is answered at once and dropped
+        self.current = None  # id of the running edit
 
     def send(self, msg: dict) -> None:
         with self.lock:
-            self.out.write(json.dumps({"jsonrpc": "2.0", **msg}) + "\n")
-            self.out.flush()
+            try:
+                self.out.write(json.dumps({"jsonrpc": "2.0", **msg}) + "\n")
+                self.out.flush()
+            except (OSError, ValueError):  # the client closed our output: no answer can reach it
+                self.stopping = True
 
     def error(self, rid, code: int, message: str) -> None:
         self.send({"id": rid, "error": {"code": code, "message": message}})
@@ -63,32 +71,73 @@ class Worker:
             except json.JSONDecodeError as e:
                 self.error(None, PARSE_ERROR, f"invalid JSON: {e}")
                 continue
-            if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
-                self.error(msg.get("id") if isinstance(msg, dict) else None, INVALID_REQUEST, "not a JSON-RPC request")
+            if not isinstance(msg, dict) or not isinstance(msg.get("method"), str) or not _is_id(msg.get("id")):
+                rid = msg.get("id") if isinstance(msg, dict) and _is_id(msg.get("id")) else None
+                self.error(rid, INVALID_REQUEST, "not a JSON-RPC request (a `method` string, an `id` number or string)")
                 continue
             rid, method, params = msg.get("id"), msg["method"], msg.get("params") or {}
-            if method in ("edit", "apply"):
-                self.edits.put((rid, method, params))
-            elif method == "cancel":
-                self.cancelled.add(params.get("id"))
-                if rid is not None:
-                    self.send({"id": rid, "result": None})
-            elif method == "ping":
-                e = self.engine
-                self.send({"id": rid, "result": {"model": e.model_name, "device": e.device, "dtype": e.dtype,
-                                                 "context": e.context}})
-            elif method == "shutdown":
-                self.stopping = True
-                self.send({"id": rid, "result": None})
-                break
-            else:
-                self.error(rid, NO_METHOD, f"unknown method {method!r}")
+            if not isinstance(params, dict):
+                self.error(rid, BAD_PARAMS, "bad params: `params` must be an object")
+                continue
+            try:
+                if self.route(rid, method, params) == "shutdown":
+                    break
+            except Exception as e:  # a request must never take the reader down: the worker would hang
+                self.error(rid, ENGINE_ERROR, f"{type(e).__name__}: {e}")
         self.edits.put(None)
+
+    def route(self, rid, method: str, params: dict) -> str:
+        """One request: an edit queues up, anything else is answered here. Returns the method."""
+        if method in ("edit", "apply"):
+            with self.state:
+                in_use = rid in self.queued or (self.current is not None and rid == self.current)
+                if not in_use:
+                    self.queued.add(rid)
+            if in_use:
+                self.error(None, INVALID_REQUEST, f"id {rid!r} is already in use by an edit in flight")
+            else:
+                self.edits.put((rid, method, params))
+        elif method == "cancel":
+            self.cancel(rid, params.get("id"))
+        elif method == "ping":
+            e = self.engine
+            self.send({"id": rid, "result": {"model": e.model_name, "device": e.device, "dtype": e.dtype,
+                                             "context": e.context}})
+        elif method == "shutdown":
+            self.stopping = True
+            self.send({"id": rid, "result": None})
+        else:
+            self.error(rid, NO_METHOD, f"unknown method {method!r}")
+        return method
+
+    def cancel(self, rid, target) -> None:
+        """`cancel` of the edit `target`: a waiting one is answered now, the running one stops at its next
+        check (_RequestHooks), any other id is already answered; the cancel itself is answered null."""
+        if target is None or not _is_id(target):
+            return self.error(rid, BAD_PARAMS, "bad params: `id` must be the id of an edit")
+        with self.state:
+            waiting = target in self.queued
+            self.queued.discard(target)
+            if target == self.current:
+                self.cancelled.add(target)
+        if waiting:
+            self.error(target, E_CANCELLED, "cancelled")
+        if rid is not None:
+            self.send({"id": rid, "result": None})
 
     def serve(self, stream=sys.stdin) -> None:
         threading.Thread(target=self.read, args=(stream,), daemon=True).start()
         while (job := self.edits.get()) is not None:
-            self.run(*job)
+            with self.state:
+                if job[0] not in self.queued:
+                    continue  # cancelled while it waited: answered then
+                self.queued.discard(job[0])
+                self.current = job[0]
+            try:
+                self.run(*job)
+            finally:
+                with self.state:
+                    self.current = None
 
     def run(self, rid, method: str, params: dict) -> None:
         if rid in self.cancelled or self.stopping:
@@ -142,6 +191,11 @@ class _RequestHooks(Hooks):
             self.worker.send({"method": "progress", "params": {
                 "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
                 "text_chars": len(text), "window": stats.windows}})
+
+
+def _is_id(value) -> bool:
+    """A JSON-RPC id: a number, a string, or null (absent)."""
+    return value is None or isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool))
 
 
 def _out_of_memory() -> tuple:

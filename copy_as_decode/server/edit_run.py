@@ -3,8 +3,9 @@
 Both ways an edit starts, a quick fix resolved by codeAction/resolve and the copyAsDecode.edit command, run
 it here, so they refuse, fail and report alike. An edit checks that the document is open, at the version the
 request names, and valid Unicode; asks the worker for the new text, with the selection or the cursor as the
-window; checks that the document did not change meanwhile; and turns the new text into LSP edits, marked for
-review when the settings and the client call for it. Nothing is applied here.
+window; checks the answer for lines dropped unasked (core/deletions.py, whatever the worker is: its own check
+may be missing or differ) and that the document did not change meanwhile; and turns the new text into LSP
+edits, marked for review when the settings and the client call for it. Nothing is applied here.
 
 What it needs from the server comes in as narrow collaborators (the open documents, the worker, a way to tell
 the user, the settings, the edit's Job and Progress), so tests run it against fakes, without a language
@@ -17,8 +18,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from copy_as_decode.core import languages
-from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG
+from copy_as_decode.core import deletions, languages
+from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG, IncompleteEdit
 
 from . import positions
 from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
@@ -101,6 +102,10 @@ class EditRunner:
             async with asyncio.timeout(settings.timeout or None):
                 result = await self.worker.edit(params, progress.report, key=req.uri,
                                                 method="edit" if req.block is None else "apply")
+            # an apply deletes what its block leaves out, by design (core/block_merge.py); a stale answer is
+            # refused as stale below
+            if req.block is None and self._current(req.uri, version):
+                _refuse_unasked_deletions(text, result, req.instruction)
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")
@@ -126,8 +131,7 @@ class EditRunner:
         if not isinstance(new, str):
             progress.end("failed")
             return self._fail(req, Status.ERROR, "the model worker gave no text")
-        doc = self.document(req.uri)
-        if doc is None or doc.version != version:
+        if not self._current(req.uri, version):
             progress.end("document changed")
             return self._fail(req, Status.STALE, "the document changed while the edit ran; nothing was applied",
                               types.MessageType.Warning, stats)
@@ -143,10 +147,26 @@ class EditRunner:
             self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
         return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
 
+    def _current(self, uri: str, version: int) -> bool:
+        """Whether the document is still open at `version`."""
+        doc = self.document(uri)
+        return doc is not None and doc.version == version
+
     def _fail(self, req: EditCommand, status: Status, message: str, kind=types.MessageType.Error,
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
+
+
+def _refuse_unasked_deletions(old: str, result, instruction: str) -> None:
+    """Raise the worker's own refusal of an answer that drops lines the instruction does not ask to delete
+    (error INCOMPLETE, stop `skipped`, the answer in `data.text`), so the same path refuses it or offers it
+    for review."""
+    new = result.get("text") if isinstance(result, dict) else None
+    if isinstance(new, str) and (dropped := deletions.unasked(old, new, instruction)):
+        why = "the model's answer deletes " + "; ".join(d.describe() for d in dropped) + " unasked"
+        raise WorkerError(str(IncompleteEdit(SKIPPED, 0, why=why)), INCOMPLETE,
+                          {"stop": SKIPPED, "text": new, "stats": result.get("stats")})
 
 
 def _worker_message(e: WorkerError, settings: Settings) -> str:

@@ -22,11 +22,15 @@ See docs/editors.md for the behaviour users see.
 """
 import argparse
 import logging
+import os
+import signal
 import sys
 from typing import Any
 from urllib.parse import unquote
 
+import cattrs
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -66,6 +70,40 @@ class CopyAsDecodeProtocol(LanguageServerProtocol):
         # before looking up registered features. Hence this override, which cancels the edit the request runs
         # (`_server` is pygls's own link from the protocol to its server; it has no public name).
         self._server.jobs.cancel_request(msg_id)
+
+    def structure_message(self, data):
+        # pygls (2.1) reads each message with this as json.loads' object_hook; one that does not fit its type (a
+        # negative line, a missing `context`) raises, and pygls logs it and drops it: the client would wait
+        # forever. A request is answered with InvalidParams instead; a client's answer that cannot be read fails
+        # the server's request it answers.
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as e:
+            rid, cause = data.get("id"), e.__cause__
+            why = "; ".join(cattrs.transform_error(cause)) if isinstance(cause, cattrs.BaseValidationError) else repr(cause)
+            if _is_id(rid) and "method" in data:
+                self._send_response(rid, None, JsonRpcInvalidParams(
+                    f"invalid params for {data['method']}: {why}").to_response_error())
+            elif _is_id(rid):
+                self._handle_response(rid, None, JsonRpcInvalidParams(f"unreadable answer: {why}").to_response_error())
+            return _UNREADABLE
+
+    def handle_message(self, message):
+        if message is _UNREADABLE:
+            return  # answered in structure_message
+        if not hasattr(message, "jsonrpc"):  # JSON that is no JSON-RPC message: pygls would raise on it
+            log.warning("ignored a message that is not JSON-RPC: %.200r", message)
+            if isinstance(message, dict) and _is_id(message.get("id")):
+                self._send_response(message["id"], None, JsonRpcInvalidRequest().to_response_error())
+            return
+        super().handle_message(message)
+
+
+_UNREADABLE = object()  # what structure_message gives for a message it could not read
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, str) or type(value) is int
 
 
 class _AfterExit:
@@ -114,8 +152,8 @@ class CopyAsDecodeServer(LanguageServer):
     def _worker_exited(self, info: ExitInfo) -> None:
         if not info.expected and info.pending == 0:  # failed requests report it themselves
             tail = f": {info.stderr_tail}" if info.stderr_tail else ""
-            self.tell(types.MessageType.Warning,
-                      f"the model worker stopped (exit code {info.returncode}{tail}); it restarts with the next edit")
+            why = info.reason or f"the model worker stopped (exit code {info.returncode}{tail})"
+            self.tell(types.MessageType.Warning, f"{why}; it restarts with the next edit")
 
     # documents
 
@@ -371,12 +409,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(args, "log_level", "WARNING").upper(), stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    signal.signal(signal.SIGTERM, _terminated)
     if getattr(args, "tcp", None):
         host, _, port = args.tcp.rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
     else:
         server.start_io()
     return 0 if server.shut_down else 1  # as LSP asks; pygls swallows the SystemExit that carries it
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM: the worker stops as on `exit`, then the server ends at once (unwinding, pygls would wait for
+    the thread that reads its stdin)."""
+    server.worker.kill()
+    os._exit(128 + signum)
 
 
 run = serve  # the name `copy-as-decode serve` delegates to, like the other subcommands

@@ -10,6 +10,12 @@ request after it died, so a crash costs the requests that were in flight and not
 Requests carry an optional key (the LSP server uses the document URI): a new request with the key of one
 still in flight supersedes it. The older one is cancelled in the worker and raises `Superseded`, because
 its result would be applied to a document the newer edit is about to change.
+
+A worker that stops keeping the protocol is killed, and the next request starts a new one: one that sends a
+malformed message (the requests in flight fail, saying what came), and one that does not answer an edit
+within CANCEL_GRACE_S of its `cancel` (every later edit would queue behind it). Until a cancelled edit is
+answered, new edits wait here rather than in the worker's queue, so they go to the new worker if it comes
+to that.
 """
 import asyncio
 import contextlib
@@ -21,6 +27,11 @@ from dataclasses import dataclass
 from copy_as_decode.core.contract import E_CANCELLED as CANCELLED
 
 from .worker_process import CannotStart, WorkerProcess
+
+# Seconds a worker gets to answer an edit after its `cancel`. The worker stops before its next forward pass
+# (docs/worker-protocol.md); past this it is taken to hang, and is killed: a restart costs a model load, a
+# hung worker every later edit.
+CANCEL_GRACE_S = 3.0
 
 
 class WorkerError(RuntimeError):
@@ -53,6 +64,7 @@ class ExitInfo:
     stderr_tail: str  # last non-empty stderr line
     expected: bool  # shutdown / settings change, not a crash
     pending: int  # requests that failed with it
+    reason: str = ""  # why the client killed it (a malformed message, a cancel not honoured), else empty
 
 
 class _Request:
@@ -70,8 +82,13 @@ class WorkerClient:
         self._process = WorkerProcess(command, env=env, on_start=on_start, on_line=self._receive,
                                       on_exit=self._process_exited, stderr_sink=stderr_sink)
         self._ids = itertools.count(1)
-        self._pending: dict[int, _Request] = {}
+        self._last_id = 0  # ids above it were never sent: an answer to one breaks the protocol
+        self._pending: dict[int, _Request] = {}  # sent and not answered
         self._by_key: dict = {}
+        self._abandoned: dict[int, asyncio.TimerHandle] = {}  # cancelled, not yet answered: the grace's timer
+        self._fault: str | None = None  # why the running process is being killed
+        self._quiet = asyncio.Event()  # nothing abandoned and no fault: a new edit may be sent
+        self._quiet.set()
 
     # -- the process ---------------------------------------------------------------------------------------
 
@@ -111,7 +128,7 @@ class WorkerClient:
         for req in list(self._pending.values()):  # `cancel` first: the running edit stops, not finishes
             self._give_up(req, WorkerError("the model worker was stopped"))
         with contextlib.suppress(OSError, RuntimeError, WorkerError):
-            self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "shutdown", "params": None})
+            self._send({"jsonrpc": "2.0", "id": self._next_id(), "method": "shutdown", "params": None})
 
     def kill(self) -> None:
         """Stop the process now, without waiting (for when the event loop is ending)."""
@@ -130,14 +147,30 @@ class WorkerClient:
     def _process_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
         pending = list(self._pending.values())
         self._pending.clear()
-        self._by_key.clear()
-        why = (f"the model worker stopped (exit code {returncode}{': ' + stderr_tail if stderr_tail else ''})"
+        for req in pending:  # edits waiting to be sent keep their key: they go to the next process
+            if self._by_key.get(req.key) is req:
+                del self._by_key[req.key]
+        for timer in self._abandoned.values():
+            timer.cancel()
+        self._abandoned.clear()
+        reason, self._fault = self._fault or "", None
+        self._quiet.set()
+        why = (reason or f"the model worker stopped (exit code {returncode}{': ' + stderr_tail if stderr_tail else ''})"
                if not expected else "the model worker was stopped")
         for req in pending:
             if not req.future.done():
                 req.future.set_exception(WorkerCrashed(why) if not expected else WorkerError(why))
         if self.on_exit:
-            self.on_exit(ExitInfo(returncode, stderr_tail, expected, len(pending)))
+            self.on_exit(ExitInfo(returncode, stderr_tail, expected, len(pending), reason))
+
+    def _kill(self, reason: str) -> None:
+        """The worker broke the protocol: kill it; the requests in flight fail with `reason` when it has
+        exited, and new ones wait for that, then start a new worker."""
+        if self._fault is None:
+            self._fault = reason
+            self._quiet.clear()
+            self._process.log(f"worker client: {reason}")
+            self._process.abort()
 
     # -- requests ------------------------------------------------------------------------------------------
 
@@ -149,19 +182,31 @@ class WorkerClient:
             raise WorkerCrashed("the model worker is not running")
         self._process.write(line)
 
+    def _next_id(self) -> int:
+        self._last_id = next(self._ids)
+        return self._last_id
+
     def _receive(self, line: bytes) -> None:
+        if self._fault is not None:
+            return  # a process being killed for a fault: nothing more it says is trusted
         try:
             msg = json.loads(line)
         except ValueError:
-            self._process.log(f"worker: unparsable output: {line[:200]!r}")
+            msg = None
+        if not isinstance(msg, dict):  # a library printing to stdout, say: not a message, and not the answer
+            self._process.log(f"worker: output that is not a JSON-RPC message: {line[:200]!r}")
             return
-        if isinstance(msg, dict):
-            self._dispatch(msg)
+        if (problem := _malformed(msg, self._last_id)) is not None:
+            self._process.log(f"worker: malformed message ({problem}): {line[:200]!r}")
+            self._kill(f"the model worker sent a malformed message ({problem}) and was stopped")
+            return
+        self._dispatch(msg)
 
     def _dispatch(self, msg: dict) -> None:
-        if "id" not in msg or msg.get("method") is not None:
-            if msg.get("method") == "progress":
-                params = msg.get("params") or {}
+        """A message _malformed() passed: a notification, or an answer by one of the ids sent (or null)."""
+        if "method" in msg:
+            if msg["method"] == "progress":
+                params = msg["params"]
                 req = self._pending.get(params.get("id"))
                 if req and req.on_progress:
                     try:
@@ -169,16 +214,22 @@ class WorkerClient:
                     except Exception as e:  # a progress sink must not break the reader
                         self._process.log(f"worker client: progress callback failed: {e!r}")
             return
+        if (timer := self._abandoned.pop(msg["id"], None)) is not None:  # a cancelled edit, answered in time
+            timer.cancel()
+            if not self._abandoned and self._fault is None:
+                self._quiet.set()
         req = self._pending.pop(msg["id"], None)
         if req is None:
+            if msg["id"] is None:
+                self._process.log(f"worker: error without a request: {msg.get('error')}")
             return  # answer to a cancel/ping/shutdown, or to a request already given up
         if self._by_key.get(req.key) is req:
             del self._by_key[req.key]
         if req.future.done():
             return
         if "error" in msg:
-            err = msg["error"] or {}
-            code, message = err.get("code", 1000), err.get("message", "worker error")
+            err = msg["error"]
+            code, message = err["code"], err.get("message", "worker error")
             error = RequestCancelled(message) if code == CANCELLED else WorkerError(message, code, err.get("data"))
             req.future.set_exception(error)
         else:
@@ -186,7 +237,7 @@ class WorkerClient:
 
     async def request(self, method: str, params=None, timeout: float | None = None):
         """A plain request (ping, ...) answered at once by the worker."""
-        rid = next(self._ids)
+        rid = self._next_id()
         line = _encode({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         await self.start()
         req = _Request(rid, None, None)
@@ -206,24 +257,28 @@ class WorkerClient:
         Raises WorkerError (engine error, with its code; or a request that cannot be encoded, before
         anything is sent or started), WorkerCrashed (the process died; the next request restarts it),
         RequestCancelled / Superseded. Cancelling the awaiting task cancels the edit in the worker too. `on_id`
-        receives the request id (for `cancel`) as soon as it is sent.
+        receives the request id (for `cancel`) as soon as it is sent: after the edits cancelled before it are
+        answered, or their worker killed (CANCEL_GRACE_S).
         """
-        rid = next(self._ids)
+        rid = self._next_id()
         line = _encode({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         await self.start()
         req = _Request(rid, key, on_progress)
         if key is not None and (old := self._by_key.get(key)) is not None:
             self._give_up(old, Superseded("superseded by a newer edit of the same document"))
-        self._pending[req.id] = req
         if key is not None:
             self._by_key[key] = req
         try:
+            await self._quiet.wait()
+            if req.future.done():  # superseded while it waited
+                return req.future.result()  # raises Superseded
+            await self.start()  # again: the worker may have been killed meanwhile
             self._write(line)
-        except WorkerError:
-            self._pending.pop(req.id, None)
+        except BaseException:
             if self._by_key.get(key) is req:
                 del self._by_key[key]
             raise
+        self._pending[req.id] = req
         if on_id:
             on_id(req.id)
         try:
@@ -250,9 +305,39 @@ class WorkerClient:
             req.future.exception()  # mark retrieved: nobody may be awaiting it any more
         if self._pending.pop(req.id, None) is not None and self.running:
             try:
-                self._send({"jsonrpc": "2.0", "id": next(self._ids), "method": "cancel", "params": {"id": req.id}})
+                self._send({"jsonrpc": "2.0", "id": self._next_id(), "method": "cancel", "params": {"id": req.id}})
             except (OSError, RuntimeError, WorkerError):
-                pass
+                return
+            self._quiet.clear()
+            self._abandoned[req.id] = asyncio.get_running_loop().call_later(
+                CANCEL_GRACE_S, self._kill, f"the model worker did not stop a cancelled edit within "
+                                            f"{CANCEL_GRACE_S:g} s and was stopped")
+
+
+def _malformed(msg: dict, last_id: int) -> str | None:
+    """What in a message of the worker breaks docs/worker-protocol.md, in words, or None."""
+    def sent(rid) -> bool:
+        return type(rid) is int and 1 <= rid <= last_id
+
+    if "method" in msg:
+        params = msg.get("params")
+        if msg["method"] == "progress" and not isinstance(params, dict):
+            return "progress whose params are not an object"
+        if msg["method"] == "progress" and not sent(params.get("id")):
+            return f"progress of id {params.get('id')!r}, never sent"
+        return None
+    if "id" not in msg:
+        return "neither a method nor an id"
+    if msg["id"] is not None and not sent(msg["id"]):
+        return f"an answer to id {msg['id']!r}, never sent"
+    if "error" in msg:
+        err = msg["error"]
+        if not (isinstance(err, dict) and type(err.get("code")) is int and isinstance(err.get("message", ""), str)
+                and isinstance(err.get("data"), dict | None)):
+            return "an error that is not an object with an integer code"
+    elif "result" not in msg:
+        return "an answer with neither result nor error"
+    return None
 
 
 def _encode(msg: dict) -> bytes:

@@ -5,16 +5,24 @@ process (`copy-as-decode worker`, or the command the settings give), writes line
 line of its stdout to `on_line`, and copies its stderr to a sink, keeping the last lines to say why it
 stopped. When the process ends, `on_exit` hears the exit code, that stderr tail, and whether the exit was
 asked for; a process that ended unasked counts as a crash, and the next start is reported as a restart.
+No way out of the server leaves the process behind: `stop` (shutdown), `kill` (exit, end of input, the
+interpreter's exit) and `abort` (a worker that broke the protocol) each end with SIGKILL if need be.
 """
 import asyncio
+import atexit
 import collections
 import contextlib
 import os
+import select
 import signal
 import sys
+import time
 from collections.abc import Callable
 
 STREAM_LIMIT = 1 << 30  # one line per message; documents can be large
+# Seconds a worker gets to exit on SIGTERM before SIGKILL. A worker that reads its input exits at once; one
+# that ignores SIGTERM (a hung native call, a handler of its own) must not outlive the server.
+KILL_GRACE_S = 1.0
 
 
 class CannotStart(Exception):
@@ -39,6 +47,8 @@ class WorkerProcess:
         self._tasks: list[asyncio.Task] = []
         self._expected_exit = False
         self._crashed_last = False
+        self._killed: asyncio.subprocess.Process | None = None  # signalled by kill(): never signalled again
+        atexit.register(self.kill)  # an interpreter that ends any other way takes the worker with it
 
     @property
     def running(self) -> bool:
@@ -83,8 +93,8 @@ class WorkerProcess:
 
     async def stop(self, timeout: float, farewell: Callable[[], None]) -> None:
         """Stop the process: `farewell` first, while it still reads its input (the last requests to it), then
-        its stdin closes; it is terminated, then killed, if it does not exit within `timeout` seconds.
-        A start meanwhile waits, and starts a new process."""
+        its stdin closes; it is terminated if it does not exit within `timeout` seconds, and killed if it
+        ignores that for KILL_GRACE_S. A start meanwhile waits, and starts a new process."""
         async with self._start_lock:
             proc = self._proc
             if proc is not None and proc.returncode is None:
@@ -92,27 +102,39 @@ class WorkerProcess:
                 farewell()
                 with contextlib.suppress(OSError, RuntimeError):
                     proc.stdin.close()
-                for stop in (None, proc.terminate, proc.kill):
+                for stop, wait in ((None, timeout), (proc.terminate, KILL_GRACE_S), (proc.kill, None)):
                     if stop is not None:
-                        try:
+                        with contextlib.suppress(ProcessLookupError):
                             stop()
-                        except ProcessLookupError:
-                            pass
                     try:
-                        await asyncio.wait_for(proc.wait(), timeout)
+                        await asyncio.wait_for(proc.wait(), wait)
                         break
                     except TimeoutError:
                         continue
             await self._reap()
 
     def kill(self) -> None:
-        """Stop the process now, without waiting (for when the event loop is ending)."""
+        """Stop the process now, without the event loop (it is ending, or has ended): SIGTERM, then SIGKILL if
+        it has not exited within KILL_GRACE_S."""
         self._expected_exit = True
-        if self.running:
+        proc = self._proc
+        if proc is None or proc.returncode is not None or proc is self._killed:
+            return  # once only: the pid of a process reaped meanwhile may already be another's
+        self._killed = proc
+        for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
-                os.kill(self._proc.pid, signal.SIGTERM)
+                os.kill(proc.pid, sig)
             except OSError:
-                pass
+                return
+            if sig == signal.SIGTERM and _exits_within(proc.pid, KILL_GRACE_S):
+                return
+
+    def abort(self) -> None:
+        """Kill the process at once: it stopped keeping the protocol (a malformed message, a cancel it did not
+        honour), so it is not asked to exit. Counts as a crash: the next start is a restart."""
+        if self.running:
+            with contextlib.suppress(ProcessLookupError):
+                self._proc.kill()
 
     def log(self, text: str) -> None:
         """A line to the stderr sink, where the worker's own stderr goes."""
@@ -129,7 +151,10 @@ class WorkerProcess:
     async def _read_stdout(self, proc, stderr_task) -> None:
         try:
             while line := await proc.stdout.readline():
-                self.on_line(line)
+                try:
+                    self.on_line(line)
+                except Exception as e:  # a message that cannot be handled must not stop the reading
+                    self.log(f"worker: cannot handle its output {line[:200]!r}: {e!r}")
         except (ValueError, ConnectionError) as e:  # line over the limit, broken pipe
             self.log(f"worker: output stream failed: {e}")
             proc.kill()
@@ -160,3 +185,19 @@ class WorkerProcess:
             self.crashes += 1
             self._crashed_last = True
         self.on_exit(rc, self._stderr_tail[-1] if self._stderr_tail else "", expected)
+
+
+def _exits_within(pid: int, seconds: float) -> bool:
+    """Whether the process `pid` ends within `seconds`, waited for without reaping it (the event loop's child
+    watcher does that): a pidfd turns readable when the process ends (Linux); without one, a plain wait."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    except (AttributeError, OSError):
+        time.sleep(seconds)
+        return False
+    try:
+        return bool(select.select([fd], [], [], seconds)[0])
+    finally:
+        os.close(fd)
