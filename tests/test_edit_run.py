@@ -177,6 +177,23 @@ async def test_an_answer_that_drops_lines_unasked_is_refused_whatever_the_worker
     assert (await run(edit("delete the second half"))).status == "ok"
 
 
+async def test_an_apply_may_replace_what_its_block_replaces_but_lose_nothing_more():
+    """An apply's answer is checked against the parser's own merge of the block (core/block_merge.py): a block
+    that rewrites a long function as a short one is applied; an answer that also drops the next function, as a
+    worker without the parser might, is refused."""
+    body = "".join(f"    x{k} = {k}\n" for k in range(12))
+    document = f"def f():\n{body}    return 1\n\n\ndef g():\n{body}    return 2\n"
+    block = "def f():\n    return 0\n"
+    merged = "def f():\n    return 0\n\n\ndef g():\n" + body + "    return 2\n"
+    for answer, status in ((merged, "ok"), ("def f():\n    return 0\n", "error")):
+        run = Run(FakeWorker({"text": answer}))
+        run.docs[URI] = Doc(URI, 1, document)
+        outcome = await run(EditCommand(URI, "", 1, block=block))
+        assert outcome.status == status, outcome.message
+        assert run.worker.asked[0][0]["block"] == block and "instruction" not in run.worker.asked[0][0]
+        assert positions.apply_lsp_edits(document, outcome.edits) == (merged if status == "ok" else document)
+
+
 async def test_a_cancelled_job_ends_as_cancelled():
     started = asyncio.Event()
 

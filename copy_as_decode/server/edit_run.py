@@ -102,10 +102,12 @@ class EditRunner:
             async with asyncio.timeout(settings.timeout or None):
                 result = await self.worker.edit(params, progress.report, key=req.uri,
                                                 method="edit" if req.block is None else "apply")
-            # an apply deletes what its block leaves out, by design (core/block_merge.py); a stale answer is
-            # refused as stale below
-            if req.block is None and self._current(req.uri, version):
-                _refuse_unasked_deletions(text, result, req.instruction)
+            # an apply replaces what its block replaces (core/block_merge.py): its answer is checked against the
+            # parser's own merge, so only lines lost beyond that count; a stale answer is refused as stale below
+            if self._current(req.uri, version):
+                base = text if req.block is None else await asyncio.to_thread(_merged, text, req.block, language)
+                if base is not None:
+                    _refuse_unasked_deletions(base, result, req.instruction)
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")
@@ -156,6 +158,16 @@ class EditRunner:
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
+
+
+def _merged(text: str, block: str, language: str | None) -> str | None:
+    """The document with the block placed by the parser alone (its pending parts not), or None when the
+    parser refuses it (the worker's own answer says why)."""
+    from copy_as_decode.core.block_merge import MergeError, merge
+    try:
+        return merge(text, block, language).text
+    except MergeError:
+        return None
 
 
 def _refuse_unasked_deletions(old: str, result, instruction: str) -> None:
