@@ -100,6 +100,18 @@ class Bar(contract.Hooks):
             self.bar.set_description(stats.windows, refresh=False)
         self.bar.set_postfix(copied=stats.spliced, refresh=True)
 
+    def place(self, place: dict) -> None:
+        """Where the edit lands, before its decode: "editing lines 40-58 (fib)"."""
+        first, last = place["lines"]
+        which = f"window {place['window']}/{place['of']}: " if place.get("of", 1) > 1 else ""
+        what = f"the whole file (lines {first}-{last}): {place.get('reason', '')}" if place.get("whole") else \
+            f"lines {first}-{last}" + (f" ({', '.join(place['symbols'])})" if place["symbols"] else "")
+        line = f"editing {which}{what}"
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
@@ -131,10 +143,13 @@ def cmd_edit(args) -> int:
         writable(args.path)
     engine = make_engine(args)
     selector = engine.selector_for(args.selector, args.lines, args.at)
-    bar = Bar(selector)
+    bar, lines = Bar(selector), args.lines
+    from copy_as_decode.engine.selectors import edits_windows
+    if edits_windows(selector) and args.lines is None and args.at is None:
+        lines = placed(engine, document, args, bar)
     try:
         result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
-                             temperature=args.temperature, hooks=bar, lines=args.lines, at=args.at,
+                             temperature=args.temperature, hooks=bar, lines=lines, at=args.at,
                              language=language_of(args.path))
     finally:
         bar.close()
@@ -146,10 +161,27 @@ def cmd_edit(args) -> int:
           f"{s.spliced} copied tokens in {s.forwards} forwards, "
           f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
           f"mask {s.mask_s:.2f})", file=sys.stderr)
-    from copy_as_decode.engine.selectors import edits_windows
     where = f"windows {s.windows}" if edits_windows(s.selector) else s.windows
     print(f"{where + '; ' if where else ''}{deletes(s)}", file=sys.stderr)
     return 0
+
+
+def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
+    """Where an edit that names no lines lands (engine/locate.py): when the model chose among candidates, the
+    lines of its choice, which the edit then takes as they are; when that is not decided, the candidates are
+    listed and the first taken. None: the edit finds its place itself (a name decides it, or the whole file)."""
+    from copy_as_decode.engine.locate import locate
+    place = locate(engine, document, args.instruction, language=language_of(args.path), hooks=bar)
+    if not place.decisive:
+        print(f"the place is not decided ({place.reason}); candidates:", file=sys.stderr)
+        for k, c in enumerate(place.candidates, 1):
+            p = f", p={c.p:.2f}" if c.p is not None else ""
+            print(f"  {k}. lines {c.start}-{c.end} ({c.symbol}{p}): {c.first}", file=sys.stderr)
+        first = place.candidates[0]
+        print(f"taking the first, {first.symbol}; --lines A-B or --at LINE chooses another", file=sys.stderr)
+    if not place.chose:
+        return None
+    return place.windows[0].start, place.windows[0].end
 
 
 def cmd_apply(args) -> int:

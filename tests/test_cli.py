@@ -1,5 +1,6 @@
 """The command line: byte-exact output, one-line errors, never a traceback."""
 import os
+import re
 import subprocess
 import sys
 
@@ -119,3 +120,21 @@ def test_text_tools_never_import_torch(pair):
             "assert not {'torch', 'transformers'} & set(sys.modules), sorted(m for m in sys.modules if 'torch' in m)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True)
     assert done.returncode == 0, done.stderr.decode()
+
+
+def test_the_place_is_said_before_decoding_and_an_undecided_one_lists_its_candidates(tmp_path):
+    f = tmp_path / "long.py"
+    f.write_text(LONG)
+    done = run("edit", f, "-i", "Fix `f2`: it should add twice the number.", "--model", "tiny", "--threads", "1",
+               "--max-new-tokens", "3")
+    err = done.stderr.decode()
+    assert done.returncode == 3 and "editing lines 7-9 (f2)\n" in err, err
+    assert err.index("editing lines 7-9 (f2)") < err.index("did not finish")
+    # no name, and the tiny model's choice does not settle it: the candidates, then the first is taken
+    done = run("edit", f, "-i", "The function that adds 41 should add 42.", "--model", "tiny", "--threads", "1",
+               "--max-new-tokens", "3")
+    err = done.stderr.decode()
+    assert "the place is not decided" in err and "  1. lines " in err, err
+    first = re.search(r"  1\. lines (\d+)-(\d+) \((\w+)", err)
+    assert f"taking the first, {first[3]}; --lines A-B or --at LINE chooses another" in err
+    assert f"editing lines {first[1]}-{first[2]} ({first[3]})" in err

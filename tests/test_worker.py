@@ -226,3 +226,38 @@ def test_a_closed_output_stops_the_running_edit():
     send.close()
     thread.join(5)
     assert not thread.is_alive() and worker.stopping and out.messages() == []
+
+
+LONG = "".join(f"def f{k}(x):\n    return x + {k}\n\n" for k in range(40))  # 120 lines
+
+
+def test_locate_says_where_an_edit_lands_without_decoding(worker):
+    send(worker, {"id": 20, "method": "locate", "params": {"document": LONG, "instruction": "Fix `f3`: add 4."}})
+    reply, _ = receive(worker, 20)
+    assert reply["result"] == {"windows": [{"lines": [10, 12], "symbols": ["f3"]}], "reason": "named: f3",
+                               "decisive": True, "candidates": []}
+    # no name: the search's hits, which the model chooses among, with its probability
+    said = "The function that adds 31 should add 32."
+    send(worker, {"id": 21, "method": "locate", "params": {"document": LONG, "instruction": said}})
+    result = receive(worker, 21)[0]["result"]
+    assert isinstance(result["decisive"], bool) and result["candidates"]
+    assert result["windows"][0]["lines"] == result["candidates"][0]["lines"]
+    ps = [c["p"] for c in result["candidates"]]
+    assert sum(p is not None for p in ps) == 1 and all(0 < p <= 1 for p in ps if p is not None)
+    assert result["candidates"][0]["first"].startswith("def f")
+    send(worker, {"id": 22, "method": "locate", "params": {"document": LONG, "instruction": "x", "lines": [0, 2]}})
+    assert "outside the document" in receive(worker, 22)[0]["error"]["message"]
+
+
+def test_an_edit_announces_its_place_before_it_decodes(worker):
+    send(worker, {"id": 23, "method": "edit", "params": {"document": LONG, "instruction": "Fix `f3`: add 4.",
+                                                       "max_new_tokens": 40}})
+    reply, notes = receive(worker, 23)
+    progress = [n["params"] for n in notes if n.get("method") == "progress"]
+    assert progress[0]["place"] == {"lines": [10, 12], "symbols": ["f3"], "window": 1, "of": 1,
+                                    "reason": "named: f3"}
+    assert not any("place" in p for p in progress[1:])
+    partials = [p["partial"] for p in progress if "partial" in p]
+    assert all(p["lines"] == [10, 12] and p["text"].endswith("\n") for p in partials)
+    stats = reply["result"]["stats"] if "result" in reply else reply["error"]["data"]["stats"]
+    assert stats["first_token_s"] > 0

@@ -2,7 +2,7 @@
 
     copy-as-decode bench edit [--corpora NAME ...] [--corpus PATH.jsonl ...] [--selectors S ...] [--limit N]
                               [--cases all|development|heldout] [--lines LO-HI] [--where FIELD=VALUE ...]
-                              [--json OUT]
+                              [--pick] [--json OUT]
 
 `--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
 long-python, long-js, long-text, locate-python, locate-js, move-method, add-parameter); `--corpus` any JSONL
@@ -17,7 +17,9 @@ OUT (JSON) holds
            sampled, copied, exact, passed, complete, stop, prefilled_tokens, second_edit_prefilled_tokens,
            second_edit_prefill_seconds, refine_seconds, refine_prefilled_tokens, refine_followed,
            refine_fresh_seconds, refine_fresh_prefilled_tokens (with --refine; null without)
-           (move-method rows add self_calls_left, bench/structural_corpus.py).
+           (move-method rows add self_calls_left, bench/structural_corpus.py); first_token_seconds and
+           first_line_seconds (a windowed edit's first sampled token and first streamed whole line, from its
+           start), and with --pick placed, decisive and locate_seconds (_placed).
            `exact` is null without a gold, `passed` without tests or a check; `complete` is
            false when the decode stopped for another reason than eos or fence (the budget, the context), and
            the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
@@ -28,6 +30,7 @@ OUT (JSON) holds
            them) and the full rows (with the edited text, the program and the sampled tokens); a summary's
            geomean_vs_full / geomean_vs_peer / geomean_vs_ngram is the geometric mean of per-case time ratios
            against `full` / the llama-server row / the llama-ngram row on the same cases (above 1: faster)
+  place    with --pick, per locate corpus and kind: where the edits landed (place_summary)
   peak_rss_mb  this process's peak resident memory (model, KV caches, every edit); the peer's server apart
   cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
            1,000 document lines, over the edits that ran (a document the model's context cannot hold is
@@ -67,7 +70,8 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "deleted_lines": "deleted_lines", "ran": "ran", "windows": "windows", "unasked_changed_lines": "unasked",
           "refine_seconds": "refine_s", "refine_prefilled_tokens": "refine_prefilled",
           "refine_followed": "refine_follows", "refine_fresh_seconds": "refine_fresh_s",
-          "refine_fresh_prefilled_tokens": "refine_fresh_prefilled"}
+          "refine_fresh_prefilled_tokens": "refine_fresh_prefilled", "placed": "placed", "decisive": "decisive",
+          "locate_seconds": "locate_s", "first_token_seconds": "first_token_s", "first_line_seconds": "first_line_s"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 REFINE_INSTRUCTION = "Add a short comment above the line you changed that says why it changed."
@@ -114,6 +118,10 @@ def add_arguments(p) -> None:
                         f"with --alone on the locate corpora) and on files under {SHORT_LINES} lines: what a user who "
                         f"selects the function by hand gets")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
+    p.add_argument("--pick", action="store_true",
+                   help="on the locate corpora, find the place first as an editor does (engine/locate.py): when it "
+                        "is not decided, the pick's first candidate is edited (what the user confirms); each row "
+                        "says whether the right place was edited, offered first in a pick, or written unseen")
     p.add_argument("--json", default="results/edit.json")
 
 
@@ -218,9 +226,13 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
         language = languages.outline_name(languages.named(case.extra.get("language")))  # `text`: Markdown
+        lines, placed = None, {}
+        if getattr(args, "pick", False) and not remote and "target" in case.extra and \
+                edits_windows(engine.selector_for(selector, None, case.extra.get("at"))):
+            lines, placed = _placed(engine, case, document, language)
         try:
             r = runs.edit(document, case.instruction, "full" if remote else selector.removesuffix("-cold"),
-                          max_new_tokens=args.max_new_tokens, language=language, at=case.extra.get("at"))
+                          max_new_tokens=args.max_new_tokens, language=language, at=case.extra.get("at"), lines=lines)
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
             text, s, extra = document, e.stats, {"tokens": None, "program": None}
@@ -229,7 +241,9 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         row = dict(not_run) if s is None else {
             "sampled": s.sampled, "spliced": s.spliced, "drafted": s.drafted, "forwards": s.forwards,
             "prefill_s": s.prefill_s, "prefilled": s.prompt_tokens - s.prompt_cached,
-            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, "windows": s.windows, **extra}
+            "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, "windows": s.windows,
+            "first_token_s": s.first_token_s or None, "first_line_s": s.first_line_s or None, **extra}
+        row.update(placed)
     seconds = time.perf_counter() - start
     if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
@@ -256,6 +270,53 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
     return row
+
+
+def _placed(engine, case, document: str, language) -> tuple[tuple[int, int] | None, dict]:
+    """Where an editor's edit of a locate case lands (engine/locate.py, as the language server asks first): the
+    lines the edit then takes (the model's choice, or the pick's first candidate; None when a name, the cursor
+    or nothing decides it) and the row's `placed`: `edited` (the place was decided, and holds the target),
+    `offered` (a pick was offered, the target first), `seen` (a pick was offered, another first) or `unseen`
+    (decided, and not the target: written without being seen), with `decisive`, `candidates` and `locate_s`."""
+    from copy_as_decode.engine.locate import locate
+    start = time.perf_counter()
+    place = locate(engine, document, case.instruction, at=case.extra.get("at"), language=language)
+    seconds = time.perf_counter() - start
+    first, _ = case.extra["target"]
+    right = bool(place.windows) and any(w.start <= first <= w.end for w in place.windows)
+    kind = ("edited" if right else "unseen") if place.decisive else "offered" if right else "seen"
+    lines = (place.windows[0].start, place.windows[0].end) if place.chose else None
+    return lines, {"placed": kind, "decisive": place.decisive, "locate_s": seconds, "place": place.describe(),
+                   "candidates": [c.as_dict() for c in place.candidates],
+                   "target_offered": next((k for k, c in enumerate(place.candidates)
+                                           if c.start <= first <= c.end), None)}
+
+
+def place_summary(report: dict) -> dict:
+    """Per locate corpus and instruction kind, with --pick: where the edits landed (`edited`, `offered`, `seen`,
+    `unseen`: _placed), `right` (edited or offered first), median seconds, and the median of per-edit ratios of
+    the first streamed line's time to the first sampled token's (both from the edit's start)."""
+    out: dict = {}
+    for name, data in report["corpora"].items():
+        rows = [r for r in data["cases"] if r.get("placed")]
+        for r in rows:
+            out.setdefault(name, {}).setdefault(r["id"].rsplit("/", 1)[1], []).append(r)
+    for kinds in out.values():
+        for kind, rows in kinds.items():
+            counts = Counter(r["placed"] for r in rows)
+            ratios = [r["first_line_s"] / r["first_token_s"] for r in rows if r.get("first_line_s") and r.get("first_token_s")]
+            kinds[kind] = {"cases": len(rows), **{k: counts.get(k, 0) for k in ("edited", "offered", "seen", "unseen")},
+                           "right": counts.get("edited", 0) + counts.get("offered", 0),
+                           "exact": sum(bool(r["exact"]) for r in rows),
+                           "median_s": statistics.median(r["seconds"] for r in rows),
+                           "median_locate_s": statistics.median(r["locate_s"] for r in rows),
+                           "median_first_token_s": statistics.median(r["first_token_s"] for r in rows if r.get("first_token_s"))
+                           if any(r.get("first_token_s") for r in rows) else None,
+                           "median_first_line_s": statistics.median(r["first_line_s"] for r in rows if r.get("first_line_s"))
+                           if any(r.get("first_line_s") for r in rows) else None,
+                           "median_line_vs_token": statistics.median(ratios) if ratios else None,
+                           "max_line_vs_token": max(ratios) if ratios else None}
+    return out
 
 
 def refused(row: dict) -> bool:
@@ -520,6 +581,17 @@ def print_tables(report: dict) -> None:
                           f"{k['whole_file']:>10} {k['median_s']:>8.1f} {num(k['median_vs_alone'], '.2f'):>7} "
                           f"{num(k['geomean_vs_ngram'], '.2f'):>10} {k['alone_exact']:>6}/{k['alone_passed']:<7} "
                           f"{k['ngram_exact']:>6}/{k['ngram_passed']:<7}")
+    if report.get("place"):
+        print(f"\n{'where it lands, picked':<24} {'kind':>4} {'cases':>5} {'right':>5} {'edited':>6} {'offered':>7} "
+              f"{'seen':>4} {'unseen':>6} {'exact':>5} {'median s':>8} {'locate s':>8} {'token s':>7} {'line s':>6} "
+              f"{'line/token':>10} {'max':>5}")
+        for name, kinds in report["place"].items():
+            for kind, k in sorted(kinds.items()):
+                print(f"{name:<24} {kind:>4} {k['cases']:>5} {k['right']:>5} {k['edited']:>6} {k['offered']:>7} "
+                      f"{k['seen']:>4} {k['unseen']:>6} {k['exact']:>5} {k['median_s']:>8.1f} "
+                      f"{k['median_locate_s']:>8.1f} {num(k['median_first_token_s'], '.2f'):>7} "
+                      f"{num(k['median_first_line_s'], '.2f'):>6} {num(k['median_line_vs_token'], '.2f'):>10} "
+                      f"{num(k['max_line_vs_token'], '.2f'):>5}")
     if report.get("alone"):
         print(f"\n{'embedded vs alone':<24} {'selector':<14} {'bucket':>6} {'cases':>5} {'median x':>8} {'max x':>6} "
               f"{'tests':>5} {'alone':>5} {'lines lost':>10}")
@@ -559,6 +631,8 @@ def run(args) -> int:
     if args.alone:
         report["alone"] = embedded_vs_alone(report)
         report["locate"] = locate_summary(report)
+    if args.pick:
+        report["place"] = place_summary(report)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1))

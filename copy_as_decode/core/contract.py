@@ -118,10 +118,16 @@ def budget(bound: int, minimum: int, prompt_tokens: int, context: int | None, ex
 
 
 class Hooks:
-    """Called between forward passes: `check` may raise Cancelled, `progress` sees the running stats."""
+    """Called between forward passes: `check` may raise Cancelled, `progress` sees the running stats. A windowed
+    edit also tells where it lands before each window's decode (`place`: {"lines": [first, last], "symbols",
+    "window": k, "of": n, "reason"}) and, while a rewrite decodes, the window's new text so far in whole lines,
+    indented as it will be written (`partial`: {"lines": [first, last], "text"}); the final answer stays the
+    authority."""
 
     def check(self) -> None: ...
     def progress(self, stats, text: str) -> None: ...
+    def place(self, place: dict) -> None: ...
+    def partial(self, partial: dict) -> None: ...
 
 
 class EditBackend(Protocol):

@@ -28,6 +28,10 @@ class Stats:
     splice_s: float = 0.0
     mask_s: float = 0.0
     total_s: float = 0.0
+    # a windowed edit's: seconds from its start to its first sampled token (the end of its first decode's
+    # prefill), and to the first whole line of new text it streamed (Hooks.partial); 0 when none
+    first_token_s: float = 0.0
+    first_line_s: float = 0.0
 
     @contextmanager
     def timed(self, field: str):

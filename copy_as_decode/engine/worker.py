@@ -1,7 +1,7 @@
 """`copy-as-decode worker`: the model stays loaded; edit requests arrive as JSON-RPC lines on stdin.
 
 The protocol is documented in docs/worker-protocol.md. A reader thread answers `cancel` and `ping` at once;
-the main thread runs edits one at a time, so the model is never shared between requests. Whatever comes in,
+the main thread runs edits and `locate` one at a time, so the model is never shared between requests. Whatever comes in,
 the reader answers it and reads on (a malformed request gets an error, never takes the reader down), and a
 client gone (its output closed) stops the edits: the worker never hangs.
 """
@@ -88,7 +88,7 @@ class Worker:
 
     def route(self, rid, method: str, params: dict) -> str:
         """One request: an edit queues up, anything else is answered here. Returns the method."""
-        if method in ("edit", "apply"):
+        if method in ("edit", "apply", "locate"):  # on the model, one at a time
             with self.state:
                 in_use = rid in self.queued or (self.current is not None and rid == self.current)
                 if not in_use:
@@ -143,10 +143,15 @@ class Worker:
         if rid in self.cancelled or self.stopping:
             return self.error(rid, E_CANCELLED, "cancelled")
         try:
-            args = _edit_args(params) if method == "edit" else _apply_args(params)
+            args = _edit_args(params) if method == "edit" else _locate_args(params) if method == "locate" else \
+                _apply_args(params)
         except (KeyError, TypeError, ValueError) as e:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
+            if method == "locate":  # where an edit would land, without decoding it (engine/locate.py)
+                from .locate import locate
+                return self.send({"id": rid, "result": locate(self.engine, hooks=_RequestHooks(self, rid),
+                                                               **args).as_dict()})
             if method == "edit":
                 result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
             else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
@@ -179,18 +184,31 @@ class Worker:
 class _RequestHooks(Hooks):
     def __init__(self, worker: Worker, rid):
         self.worker, self.rid, self.last = worker, rid, 0.0
+        self.counts = {"sampled": 0, "spliced": 0, "budget": 0, "text_chars": 0, "window": ""}
+        self.streamed: float | None = None  # when the last `partial` went
 
     def check(self) -> None:
         if self.rid in self.worker.cancelled or self.worker.stopping:
             raise Cancelled()
 
     def progress(self, stats, text: str) -> None:
+        self.counts = {"sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
+                       "text_chars": len(text), "window": stats.windows}
         now = time.monotonic()
         if now - self.last >= PROGRESS_EVERY_S:
             self.last = now
-            self.worker.send({"method": "progress", "params": {
-                "id": self.rid, "sampled": stats.sampled, "spliced": stats.spliced, "budget": stats.budget,
-                "text_chars": len(text), "window": stats.windows}})
+            self.worker.send({"method": "progress", "params": {"id": self.rid, **self.counts}})
+
+    def place(self, place: dict) -> None:
+        """Where a window lands, before its decode: at once."""
+        self.worker.send({"method": "progress", "params": {"id": self.rid, **self.counts, "place": place}})
+
+    def partial(self, partial: dict) -> None:
+        """A window's new text so far: the first at once, then at most every PROGRESS_EVERY_S."""
+        now = time.monotonic()
+        if self.streamed is None or now - self.streamed >= PROGRESS_EVERY_S:
+            self.streamed = now
+            self.worker.send({"method": "progress", "params": {"id": self.rid, **self.counts, "partial": partial}})
 
 
 def _is_id(value) -> bool:
@@ -231,6 +249,12 @@ def _edit_args(p: dict) -> dict:
             "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
             "temperature": float(p.get("temperature", 0.0)), "lines": lines,
             "language": language, "at": at}
+
+
+def _locate_args(p: dict) -> dict:
+    """`locate`: the params of an edit that say where it lands."""
+    args = _edit_args(p)
+    return {k: args[k] for k in ("document", "instruction", "lines", "at", "language")}
 
 
 def _apply_args(p: dict) -> dict:

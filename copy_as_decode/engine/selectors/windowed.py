@@ -18,6 +18,8 @@ decode step. It is for a model trained to write such programs: untrained, or tra
 spliced, the 1.5B copies most windows unchanged (docs/benchmarks.md, "Reading the window once").
 """
 import re
+import time
+from dataclasses import replace
 
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
@@ -33,11 +35,30 @@ from ..stats import Stats
 from . import Selector
 
 
-class _Labelled(Hooks):
-    """Progress of one window, with which window it is."""
+class _Clock:
+    """When a windowed edit sampled its first token and streamed its first whole line, from its start."""
 
-    def __init__(self, hooks: Hooks, label: str):
-        self.hooks, self.label = hooks, label
+    def __init__(self):
+        self.start, self.token, self.line = time.perf_counter(), 0.0, 0.0
+
+    def since(self) -> float:
+        return time.perf_counter() - self.start
+
+    def decoded(self, began: float, stats) -> None:
+        """A decode that began `began` seconds in has run: its first token was sampled when its prefill ended."""
+        if not self.token and stats is not None:
+            self.token = began + stats.prefill_s
+
+
+class _Labelled(Hooks):
+    """Progress of one window, with which window it is; for a rewrite of `lines` (shown dedented by `indent`,
+    in a block closed by `fence`), its new text so far in whole lines, indented as it will be written
+    (Hooks.partial), each time it grows."""
+
+    def __init__(self, hooks: Hooks, label: str, clock: _Clock | None = None, lines: tuple[int, int] | None = None,
+                 indent: str = "", fence: str = "```"):
+        self.hooks, self.label, self.clock = hooks, label, clock
+        self.lines, self.indent, self.fence, self.shown = lines, indent, fence, 0
 
     def check(self) -> None:
         self.hooks.check()
@@ -45,6 +66,19 @@ class _Labelled(Hooks):
     def progress(self, stats, text: str) -> None:
         stats.windows = self.label
         self.hooks.progress(stats, text)
+        if self.lines is not None:
+            done = prompt.fenced_text(text[:text.rfind("\n") + 1], self.fence)
+            if done.count("\n") > self.shown:
+                self.shown = done.count("\n")
+                if self.clock is not None and not self.clock.line:
+                    self.clock.line = self.clock.since()
+                self.hooks.partial({"lines": list(self.lines), "text": reindent(done, self.indent)})
+
+    def place(self, place: dict) -> None:
+        self.hooks.place(place)
+
+    def partial(self, partial: dict) -> None:
+        self.hooks.partial(partial)
 
 
 def _trailing_blanks(text: str) -> int:
@@ -63,20 +97,33 @@ def _program(front, part):
 def edit(front, request, decode=_verified):
     """-> engine.result.EditResult; `decode` edits each window (a part request); the whole file (`verified`) when no
     window is found, and stats say why."""
-    instruction, hooks = request.instruction, request.hooks
+    instruction, hooks, clock = request.instruction, request.hooks, _Clock()
     lines = split_lines(request.lf)
     plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
     if plan.candidates:
         plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
+        hooks.place({"lines": [1, len(lines)], "symbols": [], "window": 1, "of": 1, "reason": plan.reason,
+                     "whole": True})
+        whole = _Labelled(hooks, "", clock, (1, len(lines)), "", prompt.fence_for(request.lf))
+        began = clock.since()
         try:
-            result = front.rewrite(request, draft=True)
+            result = front.rewrite(replace(request, hooks=whole), draft=True)
         except IncompleteEdit as e:
+            clock.decoded(began, e.stats)
             e.stats.selector, e.stats.windows = "verified", f"whole file: {plan.reason}"
+            e.stats.first_token_s, e.stats.first_line_s = clock.token, clock.line
             raise
+        clock.decoded(began, result.stats)
         result.stats.selector, result.stats.windows = "verified", f"whole file: {plan.reason}"
+        result.stats.first_token_s, result.stats.first_line_s = clock.token, clock.line
         return result
-    texts, total = _rewrites(front, request, plan, lines, decode)
+    try:
+        texts, total = _rewrites(front, request, plan, lines, decode, clock)
+    except IncompleteEdit as e:
+        e.stats.first_token_s, e.stats.first_line_s = clock.token, clock.line
+        raise
+    total.first_token_s, total.first_line_s = clock.token, clock.line
     moved = next((texts[w] for w in plan.windows if w.to is not None), "")
     items, after, dropped = [], 1, []
     pending: tuple[int, list[Item]] | None = None  # a moved window's rewrite and the line it goes after
@@ -105,7 +152,7 @@ def edit(front, request, decode=_verified):
     return EditResult(text, total, program=format_program(merged(items)))
 
 
-def _rewrites(front, request, plan, lines: list[str], decode) -> tuple[dict, Stats]:
+def _rewrites(front, request, plan, lines: list[str], decode, clock: _Clock) -> tuple[dict, Stats]:
     """Each window's rewrite by the model (dedented, as the window was shown), the moved window's first: the
     function it writes says how the calls of a moved method read (core/windows.py `Window.calls`, which the
     model does not rewrite)."""
@@ -116,16 +163,37 @@ def _rewrites(front, request, plan, lines: list[str], decode) -> tuple[dict, Sta
         old = "".join(lines[w.start - 1: w.end])
         label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
         left = None if explicit is None else max(1, explicit - total.sampled)
-        part = request.part(dedent(old, indent_of(old)), left, _Labelled(request.hooks, label), w.note)
+        shown = dedent(old, indent_of(old))
+        request.hooks.place({"lines": [w.start, w.end], "symbols": _symbols(plan, w, request.lf), "window": k,
+                             "of": len(plan.windows), "reason": plan.reason})
+        streams = decode is _verified and w.to is None  # a moved window's text goes elsewhere: no preview
+        labelled = _Labelled(request.hooks, label, clock, (w.start, w.end) if streams else None, indent_of(old),
+                             prompt.fence_for(shown))
+        part = request.part(shown, left, labelled, w.note)
+        began = clock.since()
         try:
             r = decode(front, part)
         except IncompleteEdit as e:
+            clock.decoded(began, e.stats)
             e.stats.windows = label
             raise
+        clock.decoded(began, r.stats)
         total.add(r.stats)
         total.stop = r.stats.stop
         texts[w] = r.text
     return texts, total
+
+
+def _symbols(plan, w, document: str) -> list[str]:
+    """The symbols a window holds by name; for a selection, the functions, methods or sections it overlaps."""
+    if w.names != ("selection",):
+        return list(w.names)
+    from copy_as_decode.core.outline import outline
+    try:
+        _, symbols = outline(document, plan.language)
+    except Exception:  # an outline is a label here: a document that does not parse has none
+        return []
+    return [s.qualname for s in windows.units(symbols) if s.start <= w.end and w.start <= s.end]
 
 
 def _put_back(old: str, rewrite: str) -> str:
@@ -142,14 +210,22 @@ def _put_back(old: str, rewrite: str) -> str:
 def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
     """The model picks one of the plan's candidates (a short constrained decode over their names and first
     lines); the whole file is edited when it cannot choose, or is not confident (core/windows.py chosen)."""
-    with front.tok_lock:
-        ids = prompt.choice_prompt(front.tok, instruction, windows.choice_text(plan.candidates, lines))
-    picked = front.choose(ids, [s.qualname for s in plan.candidates], _Labelled(hooks, "choosing where to edit"))
+    picked = model_choice(front, plan.candidates, lines, instruction, hooks)
     if picked is None:
         return windows.Plan([], f"{plan.reason}, and the engine cannot choose among candidates", plan.language)
+    return windows.chosen(plan, lines, *picked)
+
+
+def model_choice(front, candidates: list, lines: list[str], instruction: str, hooks: Hooks):
+    """(the candidate symbol the model chooses, the probability it gave it), or None where the engine cannot
+    constrain a choice."""
+    with front.tok_lock:
+        ids = prompt.choice_prompt(front.tok, instruction, windows.choice_text(candidates, lines))
+    picked = front.choose(ids, [s.qualname for s in candidates], _Labelled(hooks, "choosing where to edit"))
+    if picked is None:
+        return None
     name, p = picked
-    symbol = next(s for s in plan.candidates if s.qualname == name)
-    return windows.chosen(plan, lines, symbol, p)
+    return next(s for s in candidates if s.qualname == name), p
 
 
 def called(text: str, name: str, function: str) -> str:
