@@ -17,6 +17,17 @@ and misbehave as a broken worker would:
     #wrongid         answer with an id the client never sent
     #hang            never answer, ignoring `cancel`, `shutdown`, the end of input and SIGTERM
 
+and say where the edit lands (docs/worker-protocol.md, `locate` and the progress fields `place` and
+`partial`):
+
+    #place A-B NAME  before anything else, a progress with `place` {"lines": [A, B], "symbols": [NAME]}
+    #stream S        before answering, a progress with `partial` per line of the new text of the window
+                     (`lines`, else the #place lines, else the document), S seconds apart; cancellable
+    #pick A-B:NAME ...   `locate` answers not decisive, with these candidates (in this order)
+    #decided A-B:NAME    `locate` answers decisive, with this candidate (a place the model chose)
+
+Any other instruction's `locate` is decisive with no candidates: the selection, or the whole document.
+
 An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
 the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
 
@@ -122,6 +133,13 @@ def run_edit(req: dict, info: dict) -> None:
         return answer(rid, error={"code": INCOMPLETE, "message": str(e), "data": {
             "stop": e.stop, "limit": e.limit, "stats": stats(e.stop, sampled)}})
 
+    first, last = params.get("lines") or (1, len(split_lines(document)))
+    for d in directives:
+        if d[0] == "place":
+            first, last = params.get("lines") or [int(n) for n in d[1].split("-")]
+            send({"jsonrpc": "2.0", "method": "progress", "params": {
+                "id": rid, "sampled": 0, "spliced": 0, "budget": limit or 0, "text_chars": 0, "window": "",
+                "place": {"lines": [first, last], "symbols": d[2:], "window": 1, "of": 1, "reason": "scripted"}}})
     for d in directives:
         if d[0] == "garbage":
             send_raw("fake worker: a line that is no message")
@@ -154,13 +172,24 @@ def run_edit(req: dict, info: dict) -> None:
                       "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
                                  "text_chars": 0}})
     lines = split_lines(document)
-    first, last = params.get("lines") or (1, len(lines))
     try:
         items = parse(program)
         part = resolve(items, "".join(lines[first - 1:last]))
         text = with_line_endings(document, "".join(lines[:first - 1]) + part + "".join(lines[last:]))
     except (ProgramSyntaxError, ResolveError) as e:
         return answer(rid, error={"code": BAD_PROGRAM, "message": f"program could not be resolved: {e}"})
+    for d in directives:
+        if d[0] == "stream":
+            shown = split_lines(part)
+            for k in range(1, len(shown) + 1):
+                with state_lock:
+                    if rid in cancelled or stopping.is_set():
+                        print(f"fake worker: edit {rid} stopped (cancelled)", file=sys.stderr, flush=True)
+                        return answer(rid, error={"code": E_CANCELLED, "message": "request cancelled"})
+                send({"jsonrpc": "2.0", "method": "progress", "params": {
+                    "id": rid, "sampled": k, "spliced": 0, "budget": limit or 0, "text_chars": 0, "window": "",
+                    "partial": {"lines": [first, last], "text": "".join(shown[:k])}}})
+                time.sleep(float(d[1]))
     if ["refuse"] in directives:
         return answer(rid, error={"code": INCOMPLETE, "message": "the model's answer deletes lines 2-3 unasked; "
                                   "nothing was changed", "data": {"stop": contract.SKIPPED, "limit": limit or 0,
@@ -181,6 +210,32 @@ def run_edit(req: dict, info: dict) -> None:
                  "stats": stats(contract.EOS, len(items))})
 
 
+def _spans(words: list[str]) -> list[dict]:
+    """`A-B:NAME` words as candidates."""
+    out = []
+    for word in words:
+        span, _, name = word.partition(":")
+        a, _, b = span.partition("-")
+        out.append({"lines": [int(a), int(b)], "symbol": name, "first": f"def {name}():", "p": None})
+    return out
+
+
+def run_locate(req: dict) -> None:
+    """`locate`: scripted by #pick and #decided; else the selection or the whole document, decided."""
+    rid, params = req["id"], req.get("params") or {}
+    document, instruction = params.get("document"), params.get("instruction")
+    if not isinstance(document, str) or not isinstance(instruction, str):
+        return answer(rid, error={"code": BAD_PARAMS, "message": "document and instruction must be strings"})
+    for d in parse_instruction(instruction)[0]:
+        if d[0] in ("pick", "decided"):
+            candidates = _spans(" ".join(d[1:]).split())
+            return answer(rid, {"windows": [{"lines": candidates[0]["lines"], "symbols": [candidates[0]["symbol"]]}],
+                                "reason": "scripted", "decisive": d[0] == "decided", "candidates": candidates})
+    lines = params.get("lines") or [1, max(1, len(split_lines(document)))]
+    answer(rid, {"windows": [{"lines": lines, "symbols": []}], "reason": "the selection" if params.get("lines")
+                 else "scripted: the whole document", "decisive": True, "candidates": []})
+
+
 def model_loop(info: dict) -> None:
     while (req := jobs.get()) is not None:
         with state_lock:
@@ -193,7 +248,10 @@ def model_loop(info: dict) -> None:
                 continue
             current["id"] = req["id"]
         try:
-            run_edit(req, info)
+            if req.get("method") == "locate":
+                run_locate(req)
+            else:
+                run_edit(req, info)
         except Exception as e:  # a failed request never takes the worker down
             answer(req["id"], error={"code": ENGINE_ERROR, "message": f"{type(e).__name__}: {e}"})
         with state_lock:
@@ -219,7 +277,7 @@ def main() -> None:
             answer(None, error={"code": PARSE_ERROR, "message": "parse error"})
             continue
         method, rid, params = msg.get("method"), msg.get("id"), msg.get("params")
-        if method == "edit":
+        if method in ("edit", "locate"):
             instruction = (params or {}).get("instruction")
             if isinstance(instruction, str) and ["hang"] in parse_instruction(instruction)[0]:
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)  # here: only the main thread may set it

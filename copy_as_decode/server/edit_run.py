@@ -24,6 +24,7 @@ from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG, Inc
 from . import positions
 from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
 from .jobs import Job, Progress
+from .place import Placing, placed_lines
 from .settings import SECTION, Settings
 from .worker_client import RequestCancelled, Superseded, WorkerCrashed, WorkerError
 
@@ -50,14 +51,30 @@ class EditRunner:
         self.document, self.index, self.worker, self.tell = document, index, worker, tell
 
     async def run(self, req: EditCommand, *, settings: Settings, can_review: bool, job: Job,
-                  progress: Progress) -> Outcome:
+                  progress: Progress, placing: Placing | None = None) -> Outcome:
+        """Run the worker on the request's lines and return the LSP edits (_ended).
+
+        `placing`: the client's pick and its place and preview notifications (server/place.py): an edit without
+        a selection or a cursor asks the worker where it lands first, and the user when that is not decided;
+        the previews end with the final text, or are cleared when the edit changes nothing."""
+        shown: dict = {}  # the edit's Live once it runs, and its new text when it has one
+        outcome = None
+        try:
+            outcome = await self._ended(req, settings, can_review, job, progress, placing, shown)
+            return outcome
+        finally:
+            if (live := shown.get("live")) is not None:
+                live.done(shown["new"]) if outcome is not None and outcome.status == Status.OK else live.clear()
+
+    async def _ended(self, req: EditCommand, settings: Settings, can_review: bool, job: Job, progress: Progress,
+                     placing: Placing | None, shown: dict) -> Outcome:
         """Run the worker on the request's lines and return the LSP edits.
 
         `can_review`: the client shows change annotations that need confirmation, so an edit can go to review.
         Failures come back as an Outcome with a status, after telling the user (cancellation is silent);
         whatever happens, the progress ends."""
         try:
-            return await self._run(req, settings, can_review, progress)
+            return await self._run(req, settings, can_review, progress, placing, shown)
         except asyncio.CancelledError:
             progress.end("cancelled")
             if not job.cancelled:  # the server is stopping, or pygls cancelled the request's task
@@ -69,7 +86,8 @@ class EditRunner:
             progress.end("failed")
             return self._fail(req, Status.ERROR, f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
 
-    async def _run(self, req: EditCommand, settings: Settings, can_review: bool, progress: Progress) -> Outcome:
+    async def _run(self, req: EditCommand, settings: Settings, can_review: bool, progress: Progress,
+                   placing: Placing | None, shown: dict) -> Outcome:
         doc = self.document(req.uri)
         if doc is None:
             return self._fail(req, Status.ERROR, "the document is not open in the editor")
@@ -98,9 +116,22 @@ class EditRunner:
 
         await progress.begin("waiting for the model" if self.worker.running else "starting the model worker")
         warning = None
+        report = progress.report
+        if placing is not None:
+            live = shown["live"] = placing.live(req.uri, version, text, index, lambda: self._current(req.uri, version))
+            report = _both(live.relay, progress.report)
         try:
-            async with asyncio.timeout(settings.timeout or None):
-                result = await self.worker.edit(params, progress.report, key=req.uri,
+            async with asyncio.timeout(settings.timeout or None) as limit:
+                if placing is not None and req.block is None and req.range is None and req.position is None:
+                    lines = await placed_lines(self.worker, placing, params, req.uri, version, req.instruction, text,
+                                               index, report, limit)
+                    if not self._current(req.uri, version):  # changed while the user picked
+                        progress.end("document changed")
+                        return self._fail(req, Status.STALE, "the document changed before the edit started; "
+                                          "nothing was applied", types.MessageType.Warning)
+                    if lines is not None:
+                        params["lines"] = lines
+                result = await self.worker.edit(params, report, key=req.uri,
                                                 method="edit" if req.block is None else "apply")
             # an apply replaces what its block replaces (core/block_merge.py): its answer is checked against the
             # parser's own merge, so only lines lost beyond that count; a stale answer is refused as stale below
@@ -142,6 +173,7 @@ class EditRunner:
         if not edits:
             progress.end("no change")
             return self._fail(req, Status.UNCHANGED, "the model made no change", types.MessageType.Info, stats)
+        shown["new"] = new
         hunks = [positions.hunk(index, e) for e in edits]
         reviewed = can_review and (warning is not None or settings.reviews(sum(h.changed for h in hunks)))
         progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
@@ -168,6 +200,13 @@ def _merged(text: str, block: str, language: str | None) -> str | None:
         return merge(text, block, language).text
     except MergeError:
         return None
+
+
+def _both(first: Callable[[dict], None], second: Callable[[dict], None]) -> Callable[[dict], None]:
+    def both(params: dict) -> None:
+        first(params)
+        second(params)
+    return both
 
 
 def _refuse_unasked_deletions(old: str, result, instruction: str) -> None:

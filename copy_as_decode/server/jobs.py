@@ -102,6 +102,15 @@ class Progress:
         if self.token is None or self.done:
             return
         now = asyncio.get_running_loop().time()
+        if isinstance(params.get("place"), dict):  # where the edit lands, before its decode: at once
+            from .place import label
+            try:
+                message = f"editing {label(params['place'])}"
+            except (KeyError, TypeError, ValueError):
+                return
+            self.last = now
+            self.work_done_progress.report(self.token, types.WorkDoneProgressReport(message=message))
+            return
         if now - self.last < PROGRESS_INTERVAL:
             return
         self.last = now

@@ -12,11 +12,16 @@
                               copyAsDecode.apply {uri, version, block, range?, position?}: the same for a
                               code block merged into the document (engine/apply.py);
                               copyAsDecode.cancel {uri?}: cancels running edits
+    copyAsDecode/pick         (server -> client) which candidate place an edit goes to, when the worker's
+                              `locate` is not decisive; copyAsDecode/place and copyAsDecode/preview
+                              (notifications) show where it lands and its new text as it decodes, for clients
+                              that declare them (server/place.py)
 
 This file holds one function per LSP feature and the server object they share. What they call on lives
 beside it: edit_run.py runs an edit (and knows nothing of LSP connections), workspace_edit.py builds the
-WorkspaceEdit that carries it, jobs.py tracks the running edits, their cancellation and progress, and
-worker_client.py speaks to the model worker, whose process worker_process.py looks after.
+WorkspaceEdit that carries it, jobs.py tracks the running edits, their cancellation and progress, place.py
+asks where an edit lands and relays its place and preview, and worker_client.py speaks to the model worker,
+whose process worker_process.py looks after.
 
 See docs/editors.md for the behaviour users see.
 """
@@ -52,6 +57,7 @@ from .edit_request import (
 )
 from .edit_run import EditRunner
 from .jobs import Jobs, Progress
+from .place import Placing, client_features
 from .settings import SECTION, Settings
 from .worker_client import ExitInfo, WorkerClient
 from .workspace_edit import text_document_edit
@@ -132,6 +138,7 @@ class CopyAsDecodeServer(LanguageServer):
         self.jobs = Jobs()
         self.edits = EditRunner(self.document, self.index, self.worker, self.tell)
         self.shut_down = False  # the client sent `shutdown`: `exit` then ends with code 0, else 1
+        self.features: frozenset[str] = frozenset()  # what the client declared it shows (server/place.py)
         self._indexes: dict[str, tuple[int | None, str, positions.LineIndex]] = {}
 
     def shutdown(self):
@@ -200,7 +207,7 @@ class CopyAsDecodeServer(LanguageServer):
         with self.jobs.track(self.protocol.msg_id, req.uri) as job:
             progress = Progress(self.work_done_progress, job, title, self.shows_progress())
             return await self.edits.run(req, settings=self.settings, can_review=self.shows_annotations(), job=job,
-                                        progress=progress)
+                                        progress=progress, placing=Placing(self, self.features))
 
 
 server = CopyAsDecodeServer(NAME, "0.1.0", protocol_cls=CopyAsDecodeProtocol,
@@ -213,6 +220,7 @@ server = CopyAsDecodeServer(NAME, "0.1.0", protocol_cls=CopyAsDecodeProtocol,
 @server.feature(types.INITIALIZE)
 def initialize(ls: CopyAsDecodeServer, params: types.InitializeParams):
     _apply_settings(ls, params.initialization_options)
+    ls.features = client_features(params.initialization_options)
     ls.worker.command = ls.settings.command()
 
 
