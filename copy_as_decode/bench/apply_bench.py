@@ -118,14 +118,14 @@ def run_apply(case: dict, engine) -> dict:
 
 
 def run_peer(case: dict, peer) -> dict:
-    from copy_as_decode.core.contract import ContextError, IncompleteEdit
+    from copy_as_decode.core.contract import EditError
     with_warm_up(peer)
     start = time.perf_counter()
     try:
         r = peer.edit(case["before"], PEER_INSTRUCTION.format(block=case["block"]), "full",
                       language=case["language"])
         text, outcome = r.text, None
-    except (IncompleteEdit, ContextError) as e:
+    except EditError as e:  # cut off, over the context, or no answer within --request-timeout: nothing written
         text, outcome = case["before"], f"refused: {e}"
     seconds = time.perf_counter() - start
     return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome}
