@@ -185,7 +185,8 @@ def _rewrites(front, request, plan, lines: list[str], decode, clock: _Clock) -> 
 
 
 def _symbols(plan, w, document: str) -> list[str]:
-    """The symbols a window holds by name; for a selection, the functions, methods or sections it overlaps."""
+    """The symbols a window holds by name; for a selection, the functions, methods or sections inside it, else
+    the innermost one around its first line."""
     if w.names != ("selection",):
         return list(w.names)
     from copy_as_decode.core.outline import outline
@@ -193,7 +194,11 @@ def _symbols(plan, w, document: str) -> list[str]:
         _, symbols = outline(document, plan.language)
     except Exception:  # an outline is a label here: a document that does not parse has none
         return []
-    return [s.qualname for s in windows.units(symbols) if s.start <= w.end and w.start <= s.end]
+    units = windows.units(symbols)
+    inside = [s for s in units if w.start <= s.start and s.end <= w.end]
+    inside = [s for s in inside if not any(o is not s and o.start <= s.start and s.end <= o.end for o in inside)]
+    around = min((s for s in units if s.start <= w.start <= s.end), key=lambda s: s.end - s.start, default=None)
+    return [s.qualname for s in inside] or ([around.qualname] if around is not None else [])
 
 
 def _put_back(old: str, rewrite: str) -> str:
