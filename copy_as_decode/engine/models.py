@@ -96,7 +96,7 @@ def require_torch(what: str) -> None:
     """torch and transformers are not in the default install (requirements.txt): say how to add them."""
     if not has_torch():
         raise ModelError(f"{what} runs on torch and transformers, which the default install leaves out: install "
-                         f"them with `.venv/bin/pip install -r {TORCH_REQUIREMENTS}` (or `scripts/setup.sh --dev`)")
+                         f"them with `.venv/bin/pip install -r {TORCH_REQUIREMENTS}` (or `scripts/setup.sh --torch`)")
 
 
 def _hf_files(name: str) -> Path:
