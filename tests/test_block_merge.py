@@ -175,3 +175,12 @@ def test_built_cases_of_each_style_merge_exactly():
                 seen[(c["language"], c["style"])] = c["id"]
     assert {("python", "whole"), ("python", "markers"), ("python", "fenced"), ("python", "lazy"),
             ("javascript", "whole"), ("javascript", "lazy"), ("markdown", "whole"), ("markdown", "markers")} <= set(seen)
+
+
+def test_a_method_pasted_at_column_0_goes_to_the_method_not_a_function_of_the_same_name():
+    document = ("class Pattern:\n    def matches(self, nodes):\n        return False\n\n\n"
+                "def matches(patterns, nodes):\n    return True\n")
+    merged = merge(document, "def matches(self, nodes):\n    return bool(nodes)\n")
+    assert merged.text == document.replace("        return False", "        return bool(nodes)")
+    function = merge(document, "def matches(patterns, nodes):\n    return None\n")
+    assert function.text == document.replace("    return True", "    return None")

@@ -100,8 +100,7 @@ def alone(cases: list[Case]) -> list[Case]:
     """Each case's target function alone, dedented, with the case's own instruction: what a user who selects
     the function by hand has rewritten (as its own document), under the same words. `within` puts a result
     back into the file; the id is the case's, in corpus ALONE."""
-    from copy_as_decode.core.document import split_lines
-    from copy_as_decode.core.document import dedent, indent_of
+    from copy_as_decode.core.document import dedent, indent_of, split_lines
     out = []
     for case in cases:
         before, after = split_lines(case.before), split_lines(case.after)
@@ -118,8 +117,7 @@ def alone(cases: list[Case]) -> list[Case]:
 
 def within(case: Case, text: str) -> str:
     """The whole file with an `alone` case's edited function `text` in its place."""
-    from copy_as_decode.core.document import split_lines
-    from copy_as_decode.core.document import reindent
+    from copy_as_decode.core.document import reindent, split_lines
     w = case.extra["within"]
     lines = split_lines(w["before"])
     return "".join(lines[:w["start"] - 1]) + reindent(text, w["indent"]) + "".join(lines[w["end"]:])

@@ -169,8 +169,10 @@ class _Merger:
             return (f.kind == "class") == (s.kind == "class")
 
         scope = [f for f in self.symbols if f.parent == container and f.name == s.name and same_kind(f)]
+        if container is None and s.parent is None and self._method_like(s):  # a method pasted without its class
+            scope = [f for f in self.symbols if f.name == s.name and f.kind == "method"] or scope
         if not scope and container is None and (s.parent is None or self.language == "markdown"):
-            # a method pasted without its class; a Markdown section under any heading
+            # a function that is a method in the file; a Markdown section under any heading
             scope = [f for f in self.symbols if f.name == s.name and same_kind(f)]
         if len(scope) > 1 and self.language == "markdown" and s.parent is not None:
             scope = [f for f in scope if f.parent is not None and f.parent.name == s.parent.name] or scope
@@ -180,6 +182,13 @@ class _Merger:
                         for g in self.symbols)]
             scope = near if len(near) == 1 else scope
         return scope[0] if len(scope) == 1 else (_AMBIGUOUS if scope else None)
+
+    def _method_like(self, s: Symbol) -> bool:
+        """Whether a block's top-level definition reads as a method: pasted indented, read inside a class
+        (JavaScript), or a Python function whose first parameter is `self` or `cls`."""
+        header = self.dedented[s.header - 1 - self.offset]
+        return bool(self.block_indent) or self.offset > 0 or \
+            self.language == "python" and re.match(r"\s*(async\s+)?def\s+\w+\s*\(\s*(self|cls)\b", header) is not None
 
     def _replace_symbol(self, s: Symbol, f: Symbol) -> None:
         a, b = self._span(s)
