@@ -134,8 +134,8 @@ def test_bench_edit_rows_judge_a_structural_edit_by_its_check(cases):
     from types import SimpleNamespace
 
     from copy_as_decode.bench import edit_bench
-    stats = SimpleNamespace(sampled=1, spliced=0, drafted=0, forwards=1, prefill_s=0.0, prompt_tokens=1,
-                            prompt_cached=0, stop="eos", selector="full", windows=None)
+    from copy_as_decode.engine.stats import Stats
+    stats = Stats(sampled=1, forwards=1, prompt_tokens=1, stop="eos", selector="full")
 
     class Engine:
         def __init__(self, text):
