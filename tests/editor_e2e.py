@@ -44,13 +44,15 @@ def copy_as_decode_exe() -> str:
     return found
 
 
-def cli_result(src: Path, instruction: str, workdir: Path) -> str:
-    """What the command line makes of the same file and instruction."""
+def cli_result(src: Path, instruction: str, workdir: Path, layout: str | None = None) -> str:
+    """What the command line makes of the same file and instruction; `layout`: the prompt layout, for an
+    editor's edit that read the window while the instruction was typed (engine/prompt.py PREPARED_LAYOUT)."""
     target = workdir / "cli" / src.name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, target)
     proc = subprocess.run(
-        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS],
+        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS,
+         *(["--layout", layout] if layout else [])],
         capture_output=True, text=True, timeout=TIMEOUT_S,
     )
     assert proc.returncode == 0, f"copy-as-decode edit failed:\n{proc.stdout}\n{proc.stderr}"

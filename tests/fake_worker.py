@@ -28,6 +28,11 @@ and say where the edit lands (docs/worker-protocol.md, `locate` and the progress
 
 Any other instruction's `locate` is decisive with no candidates: the selection, or the whole document.
 
+A `prepare` answers {"lines" (the selection, else the whole document), "symbols": [], "tokens" (the
+document's characters), "cached": 0, "seconds", "at"} after S seconds in cancellable steps when the document's
+first line is `#prepare S`, else at once; like the real worker's, it stops (cancelled) as soon as another
+request waits, and logs "fake worker: prepare ID stopped".
+
 An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
 the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
 
@@ -236,6 +241,24 @@ def run_locate(req: dict) -> None:
                  else "scripted: the whole document", "decisive": True, "candidates": []})
 
 
+def run_prepare(req: dict) -> None:
+    rid, params = req["id"], req.get("params") or {}
+    document = params.get("document")
+    if not isinstance(document, str):
+        return answer(rid, error={"code": BAD_PARAMS, "message": "document must be a string"})
+    first = (document.split("\n", 1)[0].split() or [""])
+    end, start = time.monotonic() + (float(first[1]) if first[0] == "#prepare" else 0.0), time.monotonic()
+    while time.monotonic() < end:
+        with state_lock:
+            stop = req["id"] in cancelled or stopping.is_set() or not jobs.empty()  # it never delays an edit
+        if stop:
+            print(f"fake worker: prepare {rid} stopped", file=sys.stderr, flush=True)
+            return answer(rid, error={"code": E_CANCELLED, "message": "cancelled"})
+        time.sleep(0.02)
+    answer(rid, {"lines": params.get("lines") or [1, max(1, len(split_lines(document)))], "symbols": [],
+                 "tokens": len(document), "cached": 0, "seconds": time.monotonic() - start, "at": params.get("at")})
+
+
 def model_loop(info: dict) -> None:
     while (req := jobs.get()) is not None:
         with state_lock:
@@ -250,6 +273,8 @@ def model_loop(info: dict) -> None:
         try:
             if req.get("method") == "locate":
                 run_locate(req)
+            elif req.get("method") == "prepare":
+                run_prepare(req)
             else:
                 run_edit(req, info)
         except Exception as e:  # a failed request never takes the worker down
@@ -277,7 +302,7 @@ def main() -> None:
             answer(None, error={"code": PARSE_ERROR, "message": "parse error"})
             continue
         method, rid, params = msg.get("method"), msg.get("id"), msg.get("params")
-        if method in ("edit", "locate"):
+        if method in ("edit", "locate", "prepare"):
             instruction = (params or {}).get("instruction")
             if isinstance(instruction, str) and ["hang"] in parse_instruction(instruction)[0]:
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)  # here: only the main thread may set it

@@ -37,6 +37,10 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
         # every edit is a first edit of its file: no selector inherits another's prompt for the same file
         assert by[i, "verified"]["prefilled"] == by[i, "full"]["prefilled"] == by[i, "auto"]["prefilled"]
         assert warm["prefilled"] < cold["prefilled"]  # the program prompt's head comes from the cache
+        # read ahead, the same edit (file first either way) prefills only what follows the file once asked
+        ahead, auto = by[i, "prepared"], by[i, "auto"]
+        assert (ahead["sampled"], ahead["text"]) == (auto["sampled"], auto["text"])
+        assert ahead["prefilled"] < auto["prefilled"] / 4 and ahead["read_ahead"] > 0.8
     assert len(report["cases"]) == len(rows) and report["corpora"]["humanevalfix-python"]["buckets"] == {}
     summary = report["corpora"]["humanevalfix-python"]["summary"]
     assert set(summary) == set(edit_bench.SELECTORS)

@@ -79,8 +79,15 @@ CASES = [
 @pytest.mark.parametrize("name,mode,instruction", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_neovim_edit(tmp_path, name, mode, instruction):
     report = run_neovim(tmp_path, name, mode, instruction, SETTINGS)
-    expected = cli_result(FIXTURES / name, instruction, tmp_path)
     log = report["log"]
+    # the code action asks for the instruction and sends a prepare first: the edit is then the command line's
+    # with the file first in the prompt (engine/prompt.py PREPARED_LAYOUT); `:CopyAsDecode <instruction>` asks
+    # nothing and prepares nothing
+    prompted = mode == "code_action"
+    assert ("prepare_arg" in report) == prompted, log
+    if prompted:
+        assert report["prepare_arg"]["uri"] == report["arg"]["uri"] and "prepared" in report["prepared"], log
+    expected = cli_result(FIXTURES / name, instruction, tmp_path, layout="file-first" if prompted else None)
     if mode == "code_action":
         titles = [a["title"] for a in report["actions"]]
         assert any(a["kind"] == "refactor.rewrite" and a["title"].startswith("Edit with Copy-as-Decode")

@@ -93,7 +93,10 @@ CASES = [
 def test_vscode_edit(tmp_path, name, mode, instruction):
     """palette: F1 "Edit with Copy-as-Decode"; refactor: the server's action in the Refactor menu."""
     report = run_vscode(tmp_path, name, mode, instruction, SETTINGS)
-    expected = cli_result(FIXTURES / name, instruction, tmp_path)
+    # the instruction box opened with a prepare: the server's worker read the file before the instruction, so
+    # the edit is the command line's with the file first in the prompt (engine/prompt.py PREPARED_LAYOUT)
+    assert (report.get("prepare") or "").startswith("prepare: {"), report["log"]
+    expected = cli_result(FIXTURES / name, instruction, tmp_path, layout="file-first")
     on_disk = report["path"].read_bytes().decode("utf-8")
     assert on_disk == expected, f"saved file differs from the CLI result\n{report['log']}"
 

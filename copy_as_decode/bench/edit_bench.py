@@ -19,7 +19,9 @@ OUT (JSON) holds
            refine_fresh_seconds, refine_fresh_prefilled_tokens (with --refine; null without)
            (move-method rows add self_calls_left, bench/structural_corpus.py); first_token_seconds and
            first_line_seconds (a windowed edit's first sampled token and first streamed whole line, from its
-           start), and with --pick placed, decisive and locate_seconds (_placed).
+           start), and with --pick placed, decisive and locate_seconds (_placed); the `prepared` row's
+           prepare_seconds (reading ahead, before its `seconds` start) and read_ahead (the share of the edit's
+           prompt tokens read ahead: 0 where nothing was, a long file without a cursor).
            `exact` is null without a gold, `passed` without tests or a check; `complete` is
            false when the decode stopped for another reason than eos or fence (the budget, the context), and
            the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
@@ -56,7 +58,11 @@ from copy_as_decode.engine.selectors import OFFERED, edits_windows
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
 # llama-ngram: llama-server with its own n-gram speculation (--spec-type ngram-simple), the peer's best path on
 # what a user would select by hand: the function alone (`--alone`), or a file under SHORT_LINES lines whole.
-SELECTORS = (*OFFERED, "grammar-cold", "prompt-lookup")
+# prepared: `auto` after the window at the case's cursor was read ahead (engine/prepare.py), as an editor does
+# while the instruction is typed; its time runs from the instruction's arrival.
+PREPARED = "prepared"
+SELECTORS = (*OFFERED, "grammar-cold", PREPARED, "prompt-lookup")
+RUNS_AS = {"grammar-cold": "grammar", PREPARED: "auto"}
 PEER = "llama-server"
 NGRAM = "llama-ngram"
 ROWS = SELECTORS + (PEER, NGRAM)
@@ -71,7 +77,8 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "refine_seconds": "refine_s", "refine_prefilled_tokens": "refine_prefilled",
           "refine_followed": "refine_follows", "refine_fresh_seconds": "refine_fresh_s",
           "refine_fresh_prefilled_tokens": "refine_fresh_prefilled", "placed": "placed", "decisive": "decisive",
-          "locate_seconds": "locate_s", "first_token_seconds": "first_token_s", "first_line_seconds": "first_line_s"}
+          "locate_seconds": "locate_s", "first_token_seconds": "first_token_s", "first_line_seconds": "first_line_s",
+          "prepare_seconds": "prepare_s", "read_ahead": "read_ahead"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 REFINE_INSTRUCTION = "Add a short comment above the line you changed that says why it changed."
@@ -92,8 +99,9 @@ def add_arguments(p) -> None:
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="HumanEvalFix cases: all, the development cases (bench/data/development_cases.json) or the "
                         "held-out ones; figures on the two are reported apart")
-    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold")],
-                   choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row)")
+    p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold", PREPARED)],
+                   choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row); `prepared` "
+                        "runs it after the window at the case's cursor was read ahead, timed from the instruction")
     p.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from each document)")
     p.add_argument("--second-edit", action="store_true",
@@ -226,12 +234,16 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
         language = languages.outline_name(languages.named(case.extra.get("language")))  # `text`: Markdown
+        if selector == PREPARED:  # before the instruction arrives: not timed
+            from copy_as_decode.engine.prepare import prepare
+            ahead = prepare(engine, document, at=case.extra.get("at"), language=language)
+            start = time.perf_counter()
         lines, placed = None, {}
         if getattr(args, "pick", False) and not remote and "target" in case.extra and \
-                edits_windows(engine.selector_for(selector, None, case.extra.get("at"))):
+                edits_windows(engine.selector_for(RUNS_AS.get(selector, selector), None, case.extra.get("at"))):
             lines, placed = _placed(engine, case, document, language)
         try:
-            r = runs.edit(document, case.instruction, "full" if remote else selector.removesuffix("-cold"),
+            r = runs.edit(document, case.instruction, "full" if remote else RUNS_AS.get(selector, selector),
                           max_new_tokens=args.max_new_tokens, language=language, at=case.extra.get("at"), lines=lines)
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
@@ -244,11 +256,14 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
             "stop": s.stop, "complete": s.stop in NORMAL_STOPS, "ran": s.selector, "windows": s.windows,
             "first_token_s": s.first_token_s or None, "first_line_s": s.first_line_s or None, **extra}
         row.update(placed)
+        if selector == PREPARED and s is not None:  # the share of the edit's prompt read before its instruction
+            row.update(prepare_s=ahead.get("seconds"), read_ahead=ahead.get("tokens", 0) / s.prompt_tokens
+                       if s.prepared else 0.0)
     seconds = time.perf_counter() - start
     if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
     if args.refine and selector not in ("prompt-lookup", PEER, NGRAM) and row["complete"] and text != document:
-        row.update(refine(engine, text, selector, args, warm, language, row["windows"]))
+        row.update(refine(engine, text, RUNS_AS.get(selector, selector), args, warm, language, row["windows"]))
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
     row.setdefault("again_prefilled", None)
@@ -342,6 +357,7 @@ def summarize(rows: list[dict]) -> dict:
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
              "unasked": sum(r.get("unasked") or 0 for r in rs),
+             "read_ahead": statistics.median(r.get("read_ahead") or 0.0 for r in rs) if sel == PREPARED else None,
              "windowed": sum(edits_windows(r.get("ran")) for r in rs),
              "whole_file": dict(Counter(r["windows"].split(": ", 1)[1].split(" (")[0] for r in rs
                                         if (r.get("windows") or "").startswith("whole file: ")))}
@@ -554,6 +570,10 @@ def print_tables(report: dict) -> None:
                   f"{num(s.get('second_edit_share'), '.1%'):>16} {num(s.get('geomean_vs_full'), '.1f', 'x'):>9} "
                   f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9} {num(s.get('geomean_vs_ngram'), '.2f', 'x'):>10}")
     for label, summary in groups(report):
+        if (s := summary.get(PREPARED)) is not None:
+            print(f"{label:<24} {PREPARED:<14} read ahead before the instruction: median {s['read_ahead']:.0%} of "
+                  f"the edit's prompt tokens")
+    for label, summary in groups(report):
         for sel, s in summary.items():
             if r := s.get("refine"):
                 print(f"{label:<24} {sel:<14} refined after the edit: {r['cases']} cases, {r['followed']} continued "
@@ -608,6 +628,10 @@ def run(args) -> int:
     corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)
                 if name in LOCATE_CORPORA else spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
+    if not any(cases for _, cases in corpora):
+        print("bench edit: no case matches --cases, --lines and --where (conditions of one --where each must all "
+              "hold)", file=sys.stderr)
+        return 2
     if args.unnamed:
         corpora = [(name, unnamed(cases)) for name, cases in corpora]
     beside: dict = {}  # a locate case's id -> its function alone, run right after it (the same machine state)

@@ -22,7 +22,7 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     """The engine's options and their defaults, for the CLI's `edit` and `worker` and every benchmark: the model
     and the backend. several_quants: `--quant` takes a list (a benchmark runs each); research: also the knobs
     that benchmarks compare and an edit has no use for (the prefill dtype, the prompt cache, the grammar
-    variant, the prompt layout), which `edit` and `worker` leave at their measured defaults."""
+    variant), which `edit` and `worker` leave at their measured defaults."""
     p.add_argument("--model", default=contract.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
     p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
@@ -48,6 +48,11 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
+    from .prompt import DEFAULT_LAYOUT, LAYOUTS, PREPARED_LAYOUT
+    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
+                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
+                        f"docs/benchmarks.md, \"Prompt layout\"); an editor's edit whose window was read while its "
+                        f"instruction was typed uses {PREPARED_LAYOUT}, which reproduces it here")
     if not research:
         return
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
@@ -59,10 +64,6 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     from copy_as_decode.core.grammar import DEFAULT_RULE, RULES
     p.add_argument("--grammar-rule", default=DEFAULT_RULE, choices=RULES,
                    help="the program grammar's variant (core/grammar.py)")
-    from .prompt import DEFAULT_LAYOUT, LAYOUTS
-    p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
-                   help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
-                        "docs/benchmarks.md, \"Prompt layout\")")
 
 
 def make_engine(args):

@@ -119,18 +119,20 @@ class Engine(EditFront):
 
     # the prompt cache, for benchmarks that time a first and a second edit of a file
 
-    def prefill(self, ids: list[int]) -> int:
-        """Prefill prompt `ids` into the prompt cache; how many of its tokens were there already."""
-        return self.backend.start(ids)
+    def prefill(self, ids: list[int], positions: int = 0) -> int:
+        """Prefill prompt `ids` (all but the last) into the prompt cache, with room for `positions` more; how many
+        of its tokens were there already."""
+        return self.backend.start(ids, positions)
 
     def cache_snapshot(self):
         """What the prompt cache holds now, for `restore_cache`."""
         return self.backend.snapshot()
 
     def restore_cache(self, snapshot=None) -> None:
-        """The prompt cache as `snapshot` held it (None: empty); the last rewrite's conversation is forgotten."""
+        """The prompt cache as `snapshot` held it (None: empty); the last rewrite's conversation and prepared
+        window are forgotten."""
         self.backend.restore(snapshot)
-        self.said = None
+        self.said = self.prepared = None
 
     def held(self, ids: list[int]) -> int:
         return self.backend.held(ids)

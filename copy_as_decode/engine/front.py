@@ -38,6 +38,9 @@ class EditFront:
         # tokens (held()), a rewrite of that document (the answer accepted, then refined) continues the
         # conversation and prefills only its new instruction.
         self.said: tuple[list[dict], str] | None = None
+        # The text whose rewrite prompt engine/prepare.py read ahead, in prompt.PREPARED_LAYOUT: a rewrite of
+        # exactly that text uses that layout, so it finds the head in the cache.
+        self.prepared: str | None = None
 
     def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
              program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
@@ -119,10 +122,12 @@ class EditFront:
         """The model's rewrite of the request's document, drafted from it and checked when `draft` (`verified`),
         or decoded token by token (`full`): the same greedy output either way."""
         lf = request.lf
+        prepared = lf == self.prepared
+        layout = prompt.PREPARED_LAYOUT if prepared else self.layout
         with self.tok_lock:
-            ids, fence, messages = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout)
+            ids, fence, messages = prompt.rewrite_turn(self.tok, lf, request.instruction, layout)
             if self.said is not None and self.said[1].rstrip("\n") == lf.rstrip("\n"):
-                turn = prompt.rewrite_turn(self.tok, lf, request.instruction, self.layout, self.said[0])
+                turn = prompt.rewrite_turn(self.tok, lf, request.instruction, layout, self.said[0])
             else:
                 turn = None
         # the conversation only when it costs less to prefill than a fresh prompt (its tokens are still held)
@@ -133,11 +138,11 @@ class EditFront:
         n = len(self.encode(lf))
         plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, request.max_new_tokens)
         tokens, text, stats = self._decode_rewrite(DecodePlan(request, ids, plan, fence=fence, draft=draft))
+        stats.follows, stats.prepared = int(follows), int(prepared)
         if stats.stop in NORMAL_STOPS and not prompt.rewrite_finished(text, fence, lf):
             stats.stop = PARTIAL
         _finished(stats, plan)
         body = prompt.fenced_text(text, fence)
-        stats.follows = int(follows)
         self.said = (messages + [{"role": "assistant", "content": self.encode(fence + "\n") + list(tokens)}], body)
         return EditResult(request.restore(body), stats, tokens, before=request.document)
 

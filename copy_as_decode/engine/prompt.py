@@ -36,6 +36,9 @@ changed or not, exactly as it should be saved, and nothing else."""
 # cache), or on both sides. The program prompt keeps the file first: the shipped adapter was trained on it.
 LAYOUTS = ("instruction-first", "file-first", "both")
 DEFAULT_LAYOUT = "instruction-first"
+# A window read before its instruction arrives (engine/prepare.py) can only be the start of a prompt that puts the
+# file first: a prepared edit uses this layout, an unprepared one the default.
+PREPARED_LAYOUT = "file-first"
 
 
 def _user(instruction: str, body: str, layout: str = "file-first") -> str:
@@ -140,6 +143,13 @@ def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_L
     """The rewrite prompt's ids (the assistant turn opens the code block, so the file starts at once) and
     its fence."""
     return rewrite_turn(tok, document, instruction, layout)[:2]
+
+
+def rewrite_head(tok, document: str, layout: str = DEFAULT_LAYOUT) -> list[int]:
+    """The ids every rewrite prompt of `document` starts with, whatever its instruction (engine/prepare.py):
+    where two instructions part, which cannot be later than where the instruction's text begins."""
+    a, b = (rewrite_prompt(tok, document, said, layout)[0] for said in ("a", "b"))
+    return a[:next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))]
 
 
 def rewrite_turn(tok, document: str, instruction: str, layout: str = DEFAULT_LAYOUT,

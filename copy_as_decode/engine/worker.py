@@ -1,9 +1,9 @@
 """`copy-as-decode worker`: the model stays loaded; edit requests arrive as JSON-RPC lines on stdin.
 
 The protocol is documented in docs/worker-protocol.md. A reader thread answers `cancel` and `ping` at once;
-the main thread runs edits and `locate` one at a time, so the model is never shared between requests. Whatever comes in,
-the reader answers it and reads on (a malformed request gets an error, never takes the reader down), and a
-client gone (its output closed) stops the edits: the worker never hangs.
+the main thread runs edits, `apply`, `locate` and `prepare` one at a time, so the model is never shared between
+requests. Whatever comes in, the reader answers it and reads on (a malformed request gets an error, never takes
+the reader down), and a client gone (its output closed) stops the edits: the worker never hangs.
 """
 import json
 import queue
@@ -88,7 +88,7 @@ class Worker:
 
     def route(self, rid, method: str, params: dict) -> str:
         """One request: an edit queues up, anything else is answered here. Returns the method."""
-        if method in ("edit", "apply", "locate"):  # on the model, one at a time
+        if method in ("edit", "apply", "locate", "prepare"):  # on the model, one at a time
             with self.state:
                 in_use = rid in self.queued or (self.current is not None and rid == self.current)
                 if not in_use:
@@ -143,8 +143,8 @@ class Worker:
         if rid in self.cancelled or self.stopping:
             return self.error(rid, E_CANCELLED, "cancelled")
         try:
-            args = _edit_args(params) if method == "edit" else _locate_args(params) if method == "locate" else \
-                _apply_args(params)
+            args = _edit_args(params) if method == "edit" else _locate_args(params) if method in ("locate", "prepare") \
+                else _apply_args(params)
         except (KeyError, TypeError, ValueError) as e:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
@@ -152,6 +152,10 @@ class Worker:
                 from .locate import locate
                 return self.send({"id": rid, "result": locate(self.engine, hooks=_RequestHooks(self, rid),
                                                                **args).as_dict()})
+            if method == "prepare":  # the window read while the instruction is typed (engine/prepare.py)
+                from .prepare import prepare
+                return self.send({"id": rid, "result": prepare(self.engine, args["document"], args["lines"], args["at"],
+                                                                args["language"], _PrepareHooks(self, rid))})
             if method == "edit":
                 result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
             else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
@@ -209,6 +213,15 @@ class _RequestHooks(Hooks):
         if self.streamed is None or now - self.streamed >= PROGRESS_EVERY_S:
             self.streamed = now
             self.worker.send({"method": "progress", "params": {"id": self.rid, **self.counts, "partial": partial}})
+
+
+class _PrepareHooks(_RequestHooks):
+    """A prepare gives way to any request that waits for the model: it never delays an edit."""
+
+    def check(self) -> None:
+        super().check()
+        if not self.worker.edits.empty():
+            raise Cancelled()
 
 
 def _is_id(value) -> bool:

@@ -11,6 +11,7 @@ from .positions import Hunk
 EDIT_COMMAND = "copyAsDecode.edit"
 APPLY_COMMAND = "copyAsDecode.apply"
 CANCEL_COMMAND = "copyAsDecode.cancel"
+PREPARE_COMMAND = "copyAsDecode.prepare"
 INTERACTIVE_COMMAND = "copyAsDecode.editInteractive"  # implemented by the editor plugins, not here
 EDIT_TITLE = "Edit with Copy-as-Decode…"
 APPLY_TITLE = "Apply code block"
@@ -35,14 +36,16 @@ class EditCommand:
     block: str | None = None                # apply: the code block to merge (engine/apply.py)
 
     @classmethod
-    def from_json(cls, obj, apply: bool = False) -> "EditCommand":
+    def from_json(cls, obj, apply: bool = False, prepare: bool = False) -> "EditCommand":
+        """`prepare`: copyAsDecode.prepare's argument, the place before its instruction is known."""
         what = "block" if apply else "instruction"
         if not isinstance(obj, dict):
-            raise ValueError(f"expected one argument {{uri, version, {what}, range?, position?}}")
-        uri, instruction, version = obj.get("uri"), obj.get(what), obj.get("version")
+            raise ValueError(f"expected one argument {{uri, version, {'' if prepare else what + ', '}range?, "
+                             "position?}")
+        uri, instruction, version = obj.get("uri"), "" if prepare else obj.get(what), obj.get("version")
         if not isinstance(uri, str) or not uri:
             raise ValueError("missing uri")
-        if not isinstance(instruction, str) or not instruction.strip():
+        if not prepare and (not isinstance(instruction, str) or not instruction.strip()):
             raise ValueError(f"missing {what}")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ValueError("version must be an integer")

@@ -29,6 +29,8 @@ from .settings import SECTION, Settings
 from .worker_client import RequestCancelled, Superseded, WorkerCrashed, WorkerError
 
 log = logging.getLogger(__name__)
+# the worker request key of a prepare: one at a time, whatever the document, a newer one supersedes it
+PREPARE_KEY = ("prepare",)
 
 
 class Worker(Protocol):
@@ -104,15 +106,10 @@ class EditRunner:
         what = "instruction" if req.block is None else "block"
         if _not_unicode(req.instruction if req.block is None else req.block) is not None:
             return self._fail(req, Status.ERROR, f"the {what} holds text that is not valid Unicode; nothing was changed")
-        params = {"document": text, "max_new_tokens": settings.budget}
+        params = {**_place(req, doc, index), "max_new_tokens": settings.budget}
         params.update({"instruction": req.instruction, "selector": settings.selector} if req.block is None
                       else {"block": req.block})
-        if req.range is not None:
-            params["lines"] = positions.selected_lines(text, index, req.range)
-        if req.position is not None and req.block is None:
-            params["at"] = positions.line_of(text, index, req.position)
-        if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
-            params["language"] = language  # how a windowed edit reads the outline
+        language = params.get("language")
 
         await progress.begin("waiting for the model" if self.worker.running else "starting the model worker")
         warning = None
@@ -181,6 +178,21 @@ class EditRunner:
             self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
         return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
 
+    async def prepare(self, req: EditCommand, settings: Settings) -> dict:
+        """copyAsDecode.prepare: the worker reads the window at the request's place while the user types the
+        instruction (engine/prepare.py), silently. -> the worker's answer, or {"reason"} when nothing was read.
+        Cancelled (the task) when the document changes; the worker drops it itself when an edit arrives."""
+        doc = self.document(req.uri)
+        if doc is None or (req.version is not None and doc.version != req.version):
+            return {"reason": "the document is not open at that version"}
+        if _not_unicode(doc.source) is not None:
+            return {"reason": "the document holds text that is not valid Unicode"}
+        try:
+            async with asyncio.timeout(settings.timeout or None):
+                return await self.worker.edit(_place(req, doc, self.index(doc)), key=PREPARE_KEY, method="prepare")
+        except (TimeoutError, WorkerError) as e:  # Superseded and RequestCancelled are WorkerErrors
+            return {"reason": str(e) or type(e).__name__}
+
     def _current(self, uri: str, version: int) -> bool:
         """Whether the document is still open at `version`."""
         doc = self.document(uri)
@@ -190,6 +202,19 @@ class EditRunner:
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
+
+
+def _place(req: EditCommand, doc, index: positions.LineIndex) -> dict:
+    """The worker params that say where an edit of `doc` lands: the document, the selection's `lines`, the
+    cursor's line `at` (not for a block, which says where it goes) and the outline's `language`."""
+    params: dict = {"document": doc.source}
+    if req.range is not None:
+        params["lines"] = positions.selected_lines(doc.source, index, req.range)
+    if req.position is not None and req.block is None:
+        params["at"] = positions.line_of(doc.source, index, req.position)
+    if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
+        params["language"] = language  # how a windowed edit reads the outline
+    return params
 
 
 def _merged(text: str, block: str, language: str | None) -> str | None:

@@ -11,7 +11,10 @@
                               when it goes to review);
                               copyAsDecode.apply {uri, version, block, range?, position?}: the same for a
                               code block merged into the document (engine/apply.py);
-                              copyAsDecode.cancel {uri?}: cancels running edits
+                              copyAsDecode.cancel {uri?}: cancels running edits;
+                              copyAsDecode.prepare {uri, version, range?, position?}: sent as the
+                              instruction prompt opens, the worker reads the window there meanwhile
+                              (engine/prepare.py); dropped when the document changes
     copyAsDecode/pick         (server -> client) which candidate place an edit goes to, when the worker's
                               `locate` is not decisive; copyAsDecode/place and copyAsDecode/preview
                               (notifications) show where it lands and its new text as it decodes, for clients
@@ -26,6 +29,7 @@ whose process worker_process.py looks after.
 See docs/editors.md for the behaviour users see.
 """
 import argparse
+import asyncio
 import logging
 import os
 import signal
@@ -48,6 +52,7 @@ from .edit_request import (
     EDIT_TITLE,
     FIX_TITLE,
     INTERACTIVE_COMMAND,
+    PREPARE_COMMAND,
     EditCommand,
     Outcome,
     Status,
@@ -140,6 +145,7 @@ class CopyAsDecodeServer(LanguageServer):
         self.shut_down = False  # the client sent `shutdown`: `exit` then ends with code 0, else 1
         self.features: frozenset[str] = frozenset()  # what the client declared it shows (server/place.py)
         self._indexes: dict[str, tuple[int | None, str, positions.LineIndex]] = {}
+        self.preparing: tuple[str, asyncio.Task] | None = None  # the prepare in flight: its uri and task
 
     def shutdown(self):
         """pygls calls this when the connection ends (after `exit`, or when the client went away)."""
@@ -382,6 +388,33 @@ async def _apply(ls: CopyAsDecodeServer, outcome: Outcome, instruction: str) -> 
         return Status.REJECTED
     ls.tell(types.MessageType.Error, f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
     return Status.REFUSED
+
+
+@server.command(PREPARE_COMMAND)
+async def prepare_command(ls: CopyAsDecodeServer, *args):
+    try:
+        req = EditCommand.from_json(args[0] if len(args) == 1 else None, prepare=True)
+    except ValueError as e:
+        return {"prepared": False, "reason": f"bad {PREPARE_COMMAND} argument: {e}"}
+    task = asyncio.current_task()
+    ls.preparing = (req.uri, task)
+    try:
+        answer = await ls.edits.prepare(req, ls.settings)
+    except asyncio.CancelledError:  # the document changed: what it read no longer matches
+        if task.cancelling() and ls.preparing and ls.preparing[1] is task:
+            task.uncancel()
+            return {"prepared": False, "reason": "the document changed"}
+        raise
+    finally:
+        if ls.preparing and ls.preparing[1] is task:
+            ls.preparing = None
+    return {"prepared": "reason" not in answer, **answer}
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: CopyAsDecodeServer, params: types.DidChangeTextDocumentParams):
+    if ls.preparing and unquote(ls.preparing[0]) == unquote(params.text_document.uri):
+        ls.preparing[1].cancel()
 
 
 @server.command(CANCEL_COMMAND)

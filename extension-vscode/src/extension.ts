@@ -338,8 +338,7 @@ async function editWithInstruction(): Promise<void> {
     void vscode.window.showInformationMessage('Copy-as-Decode: open a file to edit first.');
     return;
   }
-  const instruction = await askInstruction();
-  if (!instruction || !client) return;
+  if (!client) return;
   const doc = editor.document;
   // The cursor goes with a selection too: the selection bounds the edit, the cursor tells the server where
   // the user is.
@@ -351,13 +350,27 @@ async function editWithInstruction(): Promise<void> {
   if (!editor.selection.isEmpty) {
     target.range = client.code2ProtocolConverter.asRange(editor.selection);
   }
+  prepare(target);
+  const instruction = await askInstruction();
+  if (!instruction) return;
   await runEdit(target, instruction);
+}
+
+/** While the user types the instruction, the server's worker reads the window at the place (the server's
+ * copyAsDecode.prepare): the edit then reads only the instruction. Nothing waits for it or shows it. */
+function prepare(target: EditTarget): void {
+  const { uri, version, range, position } = target;
+  client?.sendRequest(ExecuteCommandRequest.type, {
+    command: 'copyAsDecode.prepare', arguments: [{ uri, version, range, position }],
+  }).then((answer) => output.appendLine(`prepare: ${JSON.stringify(answer)}`),
+    (e: unknown) => output.appendLine(`prepare failed: ${String(e)}`));
 }
 
 /** Client side of the server's "Edit with Copy-as-Decode…" refactor action: `[{uri, version, range?, position?}]`,
  * sent back as the server made it (fields this client does not know included), with the instruction. */
 async function editInteractive(arg?: EditTarget): Promise<void> {
   if (!arg || typeof arg.uri !== 'string') return editWithInstruction();
+  prepare(arg);
   const instruction = await askInstruction();
   if (!instruction) return;
   await runEdit(arg, instruction);

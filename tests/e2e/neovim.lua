@@ -246,6 +246,16 @@ local ok, err = pcall(function()
       end
     end)
   end
+  -- The prepare the plugin sends as the instruction prompt opens, and the server's answer.
+  local prepare = cad.prepare
+  cad.prepare = function(c, b, arg)
+    report.prepare_arg = arg
+    log("prepare " .. vim.json.encode(arg))
+    return prepare(c, b, arg, function(e, result)
+      report.prepared = e or result
+      log("prepared: " .. vim.inspect(e or result))
+    end)
+  end
   cad.setup({ cmd = vim.json.decode(env.CAD_CMD), settings = vim.json.decode(env.CAD_SETTINGS) })
 
   vim.cmd.edit(vim.fn.fnameescape(env.CAD_FILE))

@@ -30,7 +30,9 @@
 //     CAD_ARTIFACTS     folder for screenshots and logs (default /tmp/copy-as-decode-artifacts)
 //     CAD_REPORT        JSON report written here (also: outcome, statuses: the status-bar texts seen,
 //                       cursor: the status bar's "Ln, Col" before the command, lastEdit: the extension's
-//                       "last edit: ..." line about the server's answer, from its output channel's log file)
+//                       "last edit: ..." line about the server's answer, from its output channel's log file,
+//                       prepare: its "prepare: ..." line, the server's answer to the prepare sent as the
+//                       instruction box opened)
 //     CAD_TIMEOUT_MS    wait limit for the server and for the edit (default 240000)
 //     CAD_CHROMIUM      browser binary (default /usr/bin/chromium)
 import { spawn, execFileSync } from 'node:child_process';
@@ -223,10 +225,10 @@ async function runRefactorAction(page, editor, title, cursor) {
   throw new Error(`refactor action "${title}" not offered`);
 }
 
-/** The last "last edit: ..." line of the extension's output channel, which VS Code keeps in a log file
- * (N-Copy-as-Decode.log in an output_logging_ folder of the user data's logs); polled, as the extension
- * host writes it a moment after the status bar shows the outcome. */
-async function lastEditLine(ms) {
+/** The last line of the extension's output channel that holds `prefix` ("last edit: ", "prepare: "), from it
+ * on; VS Code keeps the channel in a log file (N-Copy-as-Decode.log in an output_logging_ folder of the user
+ * data's logs); polled, as the extension host writes it a moment after the status bar shows the outcome. */
+async function lastLogLine(prefix, ms) {
   const find = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
     if (e.isDirectory()) return find(full);
@@ -235,8 +237,8 @@ async function lastEditLine(ms) {
   const end = Date.now() + ms;
   for (;;) {
     const lines = find(profile).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'))
-      .filter((l) => l.includes('last edit: '));
-    if (lines.length) return lines[lines.length - 1].slice(lines[lines.length - 1].indexOf('last edit: '));
+      .filter((l) => l.includes(prefix));
+    if (lines.length) return lines[lines.length - 1].slice(lines[lines.length - 1].indexOf(prefix));
     if (Date.now() > end) return undefined;
     await sleep(250);
   }
@@ -559,8 +561,12 @@ async function main() {
     }
     if (errors.length) throw new Error(`error shown: ${errors.join(' | ')}`);
     report.changed = dirty;
-    report.lastEdit = await lastEditLine(10000);
+    report.lastEdit = await lastLogLine('last edit: ', 10000);
     log(`extension: ${report.lastEdit}`);
+    if (env.CAD_MODE !== 'apply') {  // sent as the instruction box opened
+      report.prepare = await lastLogLine('prepare: ', 10000);
+      log(`extension: ${report.prepare}`);
+    }
     await shot(page, '3-edited');
 
     await save(page, editor, dirty);

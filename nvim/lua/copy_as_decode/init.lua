@@ -14,6 +14,7 @@ local M = {}
 local NAME = "copy_as_decode"
 local SERVER_EDIT = "copyAsDecode.edit"
 local SERVER_APPLY = "copyAsDecode.apply"
+local SERVER_PREPARE = "copyAsDecode.prepare"
 local INTERACTIVE = "copyAsDecode.editInteractive"
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
@@ -260,6 +261,15 @@ local function with_instruction(instruction, fn)
   end)
 end
 
+--- While the instruction is typed, the server's worker reads the window at `arg`'s place ({uri, version,
+--- range?, position?}: copyAsDecode.prepare); the edit then reads only the instruction. Nothing waits for it;
+--- `on_done(err, result)`, optional, gets the server's answer ({prepared, lines?, tokens?, reason?}).
+function M.prepare(client, bufnr, arg, on_done)
+  local place = { uri = arg.uri, version = arg.version, range = arg.range, position = arg.position }
+  call(client, "request", "workspace/executeCommand", { command = SERVER_PREPARE, arguments = { place } },
+    on_done or function() end, bufnr)
+end
+
 --- Edit by `instruction` (asks for it when empty): lines line1..line2 when given, else the function at the
 --- cursor unless the instruction names another (the server decides, and edits a short buffer whole).
 --- opts: { bufnr, instruction, line1, line2, on_done }
@@ -268,22 +278,27 @@ function M.edit(opts)
   local bufnr = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
   -- Taken before the prompt, which may open a window of its own.
   local cursor = buffer_cursor(bufnr)
+  local client = ready_client(bufnr)
+  if not client then
+    notify("the server did not start (see :LspLog)", vim.log.levels.ERROR)
+    return
+  end
+  local encoding = client.offset_encoding or "utf-16"
+  local arg = { uri = vim.uri_from_bufnr(bufnr), version = doc_version(bufnr) }
+  if opts.line1 and opts.line2 then
+    arg.range = range_params(bufnr, opts.line1, opts.line2, encoding)
+  end
+  -- With a range too: the range bounds the edit, the cursor tells the server where the user is.
+  if cursor then
+    arg.position = lsp_position(bufnr, cursor, encoding)
+  end
+  if not opts.instruction or opts.instruction == "" then
+    M.prepare(client, bufnr, arg)
+  end
   with_instruction(opts.instruction, function(instruction)
-    local client = ready_client(bufnr)
-    if not client then
-      notify("the server did not start (see :LspLog)", vim.log.levels.ERROR)
-      return
-    end
-    local encoding = client.offset_encoding or "utf-16"
-    local arg = { uri = vim.uri_from_bufnr(bufnr), version = doc_version(bufnr), instruction = instruction }
-    if opts.line1 and opts.line2 then
-      arg.range = range_params(bufnr, opts.line1, opts.line2, encoding)
-    end
-    -- With a range too: the range bounds the edit, the cursor tells the server where the user is.
-    if cursor then
-      arg.position = lsp_position(bufnr, cursor, encoding)
-    end
-    M.request_edit(client, bufnr, arg, opts.on_done)
+    -- the version once the instruction is in: a buffer changed meanwhile is not overwritten by a stale edit
+    local full = vim.tbl_extend("force", arg, { version = doc_version(bufnr), instruction = instruction })
+    M.request_edit(client, bufnr, full, opts.on_done)
   end)
 end
 
@@ -345,6 +360,7 @@ function M.edit_interactive(command, ctx)
     return
   end
   local bufnr = ctx.bufnr or vim.uri_to_bufnr(arg.uri)
+  M.prepare(client, bufnr, arg)
   with_instruction(nil, function(instruction)
     local full = vim.tbl_extend("force", arg, { instruction = instruction })
     M.request_edit(client, bufnr, full)
