@@ -96,6 +96,24 @@ def test_a_new_function_goes_beside_its_neighbour_in_the_block():
     assert merged(PY, block, "python") == want
 
 
+def test_a_function_whose_name_the_file_lacks_and_whose_body_is_another_s_renames_it():
+    block = "def read_file(path):\n    with open(path) as f:\n        return f.read()\n"
+    assert merged(PY, block, "python") == PY.replace("def load(path):", "def read_file(path):")
+    section = "## Installing\n\nRun the installer.\nThen restart.\n"
+    assert merged(MD, section, "markdown") == MD.replace("## Install\n", "## Installing\n")
+
+
+def test_a_new_function_with_another_s_short_body_or_beside_it_in_the_block_is_added():
+    # one line after the header is too little to say it is that function: added, nothing replaced
+    short = "def count(self):\n    return len(self.values)\n"
+    assert "    def size(self):\n        return len(self.values)\n" in merged(PY, short, "python")
+    # the block defines the file's function too: the new one is a copy of it, not its new name
+    both = ('def load(path):\n    with open(path) as f:\n        return f.read()\n\n\n'
+            'def load_again(path):\n    with open(path) as f:\n        return f.read()\n')
+    text = merged(PY, both, "python")
+    assert "def load(path):" in text and "def load_again(path):" in text and deleted_lines(PY, text) == 0
+
+
 def test_a_method_into_its_class():
     block = ('class Store:\n    # ... existing code ...\n\n    def get(self, key, default=None):\n'
              '        return self.values.get(key, default)\n\n    # ... existing code ...\n')

@@ -6,6 +6,8 @@ would paste it:
   replaces the file's one, re-indented to where it goes (a method pasted at column 0 lands in its class);
 - one that holds lazy markers (core/lazy_block.py), or a class that leaves out some of the file's methods, is a
   container: its own parts are placed inside the file's one, and its other lines are anchored there (below);
+- one whose name the file lacks, with the lines after its header those of one symbol of its kind and scope
+  there (whose name the block does not define), renames that one: it replaces it;
 - a new one goes beside its neighbour in the block (after the one before it, else before the one after it),
   else at the end of its class, else after the file's last definition;
 - an import of a module the file imports replaces that import; a new one goes after the file's imports;
@@ -181,7 +183,23 @@ class _Merger:
                     any(g.parent == f.parent and g.name == c.name for c in self._children(s.parent) if c is not s
                         for g in self.symbols)]
             scope = near if len(near) == 1 else scope
-        return scope[0] if len(scope) == 1 else (_AMBIGUOUS if scope else None)
+        if not scope:
+            return self._renamed(s, container)
+        return scope[0] if len(scope) == 1 else _AMBIGUOUS
+
+    def _renamed(self, s: Symbol, container: Symbol | None) -> Symbol | None:
+        """The file's symbol a new name in the block renames: the one of its kind and scope whose lines after
+        the header are the block symbol's, at least two of them not blank, and whose own name the block does
+        not define. None when no one symbol is (a new symbol then goes in beside its neighbour)."""
+        a, b = self._span(s)
+        body = _body(self.dedented[s.header - self.offset:b])
+        if sum(bool(line.strip()) for line in body) < 2:
+            return None
+        named = {c.name for c in self.block_symbols}
+        anywhere = container is None and (s.parent is None or self.language == "markdown")
+        found = [f for f in self.symbols if (f.parent == container or anywhere) and f.name not in named
+                 and (f.kind == "class") == (s.kind == "class") and _body(self.lines[f.header:f.end]) == body]
+        return found[0] if len(found) == 1 else None
 
     def _method_like(self, s: Symbol) -> bool:
         """Whether a block's top-level definition reads as a method: pasted indented, read inside a class
@@ -399,6 +417,14 @@ class _Merger:
 
 
 _AMBIGUOUS = object()
+
+
+def _body(lines: list[str]) -> list[str]:
+    """A symbol's lines after its header, as they read whatever their indentation, without trailing blank lines."""
+    out = [line.strip() for line in lines]
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 def _joined(lines: list[str]) -> list[str]:
