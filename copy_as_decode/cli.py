@@ -8,6 +8,7 @@ import difflib
 import importlib
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from copy_as_decode.core import contract, languages
@@ -142,15 +143,16 @@ def cmd_edit(args) -> int:
     if args.write:
         writable(args.path)
     engine = make_engine(args)
-    selector = engine.selector_for(args.selector, args.lines, args.at)
-    bar, lines = Bar(selector), args.lines
+    from copy_as_decode.engine.request import EditRequest
     from copy_as_decode.engine.selectors import edits_windows
-    if edits_windows(selector) and args.lines is None and args.at is None:
-        lines = placed(engine, document, args, bar)
+    request = engine.resolve(EditRequest(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
+                                         temperature=args.temperature, lines=args.lines, at=args.at,
+                                         language=language_of(args.path)))
+    bar = Bar(request.selector)
+    if edits_windows(request.selector) and request.lines is None and request.at is None:
+        request = replace(request, lines=placed(engine, document, args, bar))
     try:
-        result = engine.edit(document, args.instruction, selector, max_new_tokens=args.max_new_tokens,
-                             temperature=args.temperature, hooks=bar, lines=lines, at=args.at,
-                             language=language_of(args.path))
+        result = engine.run(replace(request, hooks=bar))
     finally:
         bar.close()
     put_result(args, document, result.text)

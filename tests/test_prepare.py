@@ -118,10 +118,13 @@ class SlowFront:
         self.prefills += 1
         time.sleep(0.1)
 
-    def edit(self, document, instruction, hooks, **_):
+    def resolve(self, request):
+        return request
+
+    def run(self, request):
         from types import SimpleNamespace
         stats = SimpleNamespace(stop="eos", as_dict=lambda: {"stop": "eos"})
-        return SimpleNamespace(text=document.upper(), stats=stats, program=None)
+        return SimpleNamespace(text=request.document.upper(), stats=stats, program=None)
 
 
 def test_an_edit_that_arrives_stops_the_prepare_at_once(qwen_tokenizer):

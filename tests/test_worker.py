@@ -115,14 +115,18 @@ class ScriptedEngine:
     def __init__(self):
         self.running = threading.Event()
 
-    def edit(self, document, instruction, hooks, **_):
+    def resolve(self, request):
+        return request
+
+    def run(self, request):
         self.running.set()
+        instruction, hooks = request.instruction, request.hooks
         end = time.monotonic() + (0.2 if instruction == "wait" else 3600 if instruction == "run" else 0)
         while time.monotonic() < end:
             hooks.check()
             time.sleep(0.01)
         stats = SimpleNamespace(stop="eos", as_dict=lambda: {"stop": "eos"})
-        return SimpleNamespace(text=document.upper(), stats=stats, program=None)
+        return SimpleNamespace(text=request.document.upper(), stats=stats, program=None)
 
 
 class Output(io.StringIO):

@@ -139,11 +139,15 @@ class EditBackend(Protocol):
     dtype: str
     context: int | None
 
-    def edit(self, document: str, instruction: str, selector: str = DEFAULT_SELECTOR, *,
-             program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
-             hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None, language: str | None = None,
-             at: int | None = None):
-        """-> engine.result.EditResult; raises ContextError, IncompleteEdit, Cancelled or ValueError. lines: the
-        editor's selection (1-based, inclusive); language: python, javascript or markdown (None: read from the
-        document); at: the cursor's line (engine/front.py EditFront.edit)."""
+    def edit(self, *fields, **named):
+        """The edit engine.request.EditRequest's fields ask for -> engine.result.EditResult; raises ContextError,
+        IncompleteEdit, Cancelled or ValueError (engine/front.py EditFront.edit)."""
+        ...
+
+    def resolve(self, request):
+        """The request (engine.request.EditRequest) with the selector it runs; ValueError for an unknown one."""
+        ...
+
+    def run(self, request):
+        """A resolved request's edit, as `edit`."""
         ...

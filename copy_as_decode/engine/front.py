@@ -6,6 +6,7 @@ changes nothing: a decode cut off by its budget or the context is never resolved
 """
 import threading
 import time
+from dataclasses import replace
 
 from copy_as_decode.core import contract
 from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Budget, Hooks, IncompleteEdit
@@ -42,28 +43,32 @@ class EditFront:
         # exactly that text uses that layout, so it finds the head in the cache.
         self.prepared: str | None = None
 
-    def edit(self, document: str, instruction: str, selector: str = contract.DEFAULT_SELECTOR, *,
-             program: str | None = None, max_new_tokens: int | str | None = None, temperature: float = 0.0,
-             hooks: Hooks = Hooks(), lines: tuple[int, int] | None = None,
-             language: str | None = None, at: int | None = None, drafts: str = "") -> EditResult:
-        """lines: the editor's selection (1-based, inclusive), the window a `windowed` edit rewrites;
-        language: python, javascript or markdown, else read from the document; at: the cursor's line;
-        drafts: lines a verified rewrite may draft from besides the document's (engine/apply.py: the block)."""
-        name = self.selector_for(selector, lines, at)
-        chosen = selectors.get(name)
-        request = EditRequest(document, instruction, name, program, contract.parse_budget(max_new_tokens),
-                              temperature, hooks, lines, language, at, drafts)
+    def edit(self, *fields, **named) -> EditResult:
+        """The edit engine.request.EditRequest's fields ask for (the document, the instruction, the selector,
+        lines (the editor's selection), at (its cursor line), language, ...), its selector resolved."""
+        return self.run(self.resolve(EditRequest(*fields, **named)))
+
+    def resolve(self, request: EditRequest) -> EditRequest:
+        """The request with the selector it runs (selector_for), which every door resolves once; an unknown
+        name is a ValueError."""
+        name = self.selector_for(request.selector, request.lines, request.at)
+        selectors.get(name)
+        return replace(request, selector=name)
+
+    def run(self, request: EditRequest) -> EditResult:
+        """A resolved request's edit: its result, or IncompleteEdit (nothing changed) with what ran."""
+        chosen, name = selectors.get(request.selector), request.selector
         start = time.perf_counter()
         try:
             result = chosen.run(self, request)
-            if chosen.offered and (dropped := unasked(document, result.text, instruction)):
+            if chosen.offered and (dropped := unasked(request.document, result.text, request.instruction)):
                 raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's answer deletes "
                                      + "; ".join(d.describe() for d in dropped) + " unasked", result.text)
         except IncompleteEdit as e:  # what ran, and for how long, is part of the report
             e.stats.total_s, e.stats.selector = time.perf_counter() - start, e.stats.selector or name
             raise
         result.stats.total_s, result.stats.selector = time.perf_counter() - start, result.stats.selector or name
-        result.stats.deleted_lines = deleted_lines(document, result.text)
+        result.stats.deleted_lines = deleted_lines(request.document, result.text)
         return result
 
     def selector_for(self, selector: str, lines: tuple[int, int] | None, at: int | None) -> str:

@@ -1,11 +1,14 @@
 """What an edit is asked (EditRequest), and what one decode of it is handed (DecodePlan).
 
-The front builds the request once: the document's line endings are read there and nowhere else (`lf` is the
-document as every prompt, window and rewrite sees it; `restore` gives a result the document's endings back).
-Selectors (engine/selectors/) turn a request into decodes, each with its own plan.
+The request is the one spelling of an edit's fields: each door reads it once (the worker's JSON: `from_wire`;
+Python callers and the command line: its fields, through EditFront.edit), and everything behind the door takes
+it. The document's line endings are read here and nowhere else (`lf` is the document as every prompt, window
+and rewrite sees it; `restore` gives a result the document's endings back). Selectors (engine/selectors/) turn
+a request into decodes, each with its own plan.
 """
 from dataclasses import dataclass, field, replace
 
+from copy_as_decode.core import contract
 from copy_as_decode.core.contract import Budget, Hooks
 from copy_as_decode.core.document import with_line_endings
 from copy_as_decode.core.program import Item
@@ -15,15 +18,37 @@ from copy_as_decode.core.program import Item
 class EditRequest:
     document: str
     instruction: str
-    selector: str
+    selector: str = contract.DEFAULT_SELECTOR  # resolved by the front (EditFront.resolve) before it runs
     program: str | None = None          # `forced`: the program to feed
-    max_new_tokens: int | None = None   # an explicit budget (None: from the document)
+    max_new_tokens: int | None = None   # an explicit budget (None: from the document); "auto" or a str of digits read
     temperature: float = 0.0
     hooks: Hooks = field(default_factory=Hooks)
     lines: tuple[int, int] | None = None  # the editor's selection (1-based, inclusive): a windowed edit's window
     language: str | None = None         # python, javascript or markdown; None: read from the document
     at: int | None = None               # the editor's cursor line (1-based): a windowed edit's symbol there
     drafts: str = ""                    # more lines a verified rewrite may draft from (an applied block's part)
+
+    def __post_init__(self):
+        object.__setattr__(self, "max_new_tokens", contract.parse_budget(self.max_new_tokens))
+
+    @classmethod
+    def from_wire(cls, p: dict, hooks: Hooks = Hooks()) -> "EditRequest":
+        """An `edit`'s params as docs/worker-protocol.md spells them; TypeError or ValueError for a bad one."""
+        if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
+            raise TypeError("`document` and `instruction` must be strings")
+        selector = p.get("selector", contract.DEFAULT_SELECTOR)
+        if not isinstance(selector, str):
+            raise TypeError("`selector` must be a string")
+        if selector == "forced" and not isinstance(p.get("program"), str):
+            raise ValueError("selector `forced` needs a `program` string")
+        language = p.get("language")
+        if language is not None and not isinstance(language, str):
+            raise TypeError("`language` must be a string")
+        at = p.get("at")
+        if at is not None and (type(at) is not int or at < 1):
+            raise TypeError("`at` must be a 1-based line number")
+        return cls(p["document"], p.get("instruction", ""), selector, p.get("program"), p.get("max_new_tokens"),
+                   float(p.get("temperature", 0.0)), hooks, wire_lines(p), language, at)
 
     @property
     def lf(self) -> str:
@@ -39,6 +64,14 @@ class EditRequest:
         instruction = f"{self.instruction}\n\n{note}" if note else self.instruction
         return replace(self, document=document, instruction=instruction, max_new_tokens=max_new_tokens,
                        hooks=hooks, lines=None, at=None)
+
+
+def wire_lines(p: dict) -> tuple[int, int] | None:
+    """The selection `lines` of a worker request: [first, last], 1-based."""
+    lines = p.get("lines")
+    if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
+        raise TypeError("`lines` must be [first, last], 1-based line numbers")
+    return tuple(lines) if lines else None
 
 
 @dataclass(frozen=True)

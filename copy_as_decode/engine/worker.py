@@ -33,8 +33,8 @@ from copy_as_decode.core.contract import (
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
 
-from . import selectors
 from .apply import apply
+from .request import EditRequest, wire_lines
 
 PROGRESS_EVERY_S = 0.2
 
@@ -142,24 +142,30 @@ class Worker:
     def run(self, rid, method: str, params: dict) -> None:
         if rid in self.cancelled or self.stopping:
             return self.error(rid, E_CANCELLED, "cancelled")
-        try:
-            args = _edit_args(params) if method == "edit" else _locate_args(params) if method in ("locate", "prepare") \
-                else _apply_args(params)
+        hooks = _PrepareHooks(self, rid) if method == "prepare" else _RequestHooks(self, rid)
+        try:  # each method's params read once, here (engine/request.py EditRequest.from_wire)
+            if method == "apply":
+                args = _apply_args(params)
+            else:
+                request = EditRequest.from_wire(params, hooks)
+                if method == "edit":
+                    request = self.engine.resolve(request)
         except (KeyError, TypeError, ValueError) as e:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
             if method == "locate":  # where an edit would land, without decoding it (engine/locate.py)
                 from .locate import locate
-                return self.send({"id": rid, "result": locate(self.engine, hooks=_RequestHooks(self, rid),
-                                                               **args).as_dict()})
+                place = locate(self.engine, request.document, request.instruction, request.lines, request.at,
+                               request.language, hooks)
+                return self.send({"id": rid, "result": place.as_dict()})
             if method == "prepare":  # the window read while the instruction is typed (engine/prepare.py)
                 from .prepare import prepare
-                return self.send({"id": rid, "result": prepare(self.engine, args["document"], args["lines"], args["at"],
-                                                                args["language"], _PrepareHooks(self, rid))})
+                read = prepare(self.engine, request.document, request.lines, request.at, request.language, hooks)
+                return self.send({"id": rid, "result": read})
             if method == "edit":
-                result = self.engine.edit(hooks=_RequestHooks(self, rid), **args)
+                result = self.engine.run(request)
             else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
-                result = apply(engine=lambda: self.engine, hooks=_RequestHooks(self, rid), **args)
+                result = apply(engine=lambda: self.engine, hooks=hooks, **args)
             answer = {"text": result.text, "stop": result.stats.stop, "stats": result.stats.as_dict()}
             if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
                 answer["program"] = result.program
@@ -243,47 +249,12 @@ def _rejected_program() -> tuple:
     return (ProgramSyntaxError, ResolveError) + ((constraint.GrammarError,) if constraint else ())
 
 
-def _edit_args(p: dict) -> dict:
-    if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
-        raise TypeError("`document` and `instruction` must be strings")
-    selector = p.get("selector", contract.DEFAULT_SELECTOR)
-    if selector != contract.AUTO:
-        selectors.get(selector)  # an unknown name is a bad request, before the queue
-    if selector == "forced" and not isinstance(p.get("program"), str):
-        raise ValueError("selector `forced` needs a `program` string")
-    lines = _lines(p)
-    language = p.get("language")
-    if language is not None and not isinstance(language, str):
-        raise TypeError("`language` must be a string")
-    at = p.get("at")
-    if at is not None and (type(at) is not int or at < 1):
-        raise TypeError("`at` must be a 1-based line number")
-    return {"document": p["document"], "instruction": p.get("instruction", ""), "selector": selector,
-            "program": p.get("program"), "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")),
-            "temperature": float(p.get("temperature", 0.0)), "lines": lines,
-            "language": language, "at": at}
-
-
-def _locate_args(p: dict) -> dict:
-    """`locate`: the params of an edit that say where it lands."""
-    args = _edit_args(p)
-    return {k: args[k] for k in ("document", "instruction", "lines", "at", "language")}
-
-
 def _apply_args(p: dict) -> dict:
     if not isinstance(p.get("document"), str) or not isinstance(p.get("block"), str):
         raise TypeError("`document` and `block` must be strings")
     language = p.get("language")
     if language is not None and not isinstance(language, str):
         raise TypeError("`language` must be a string")
-    lines = _lines(p)
+    lines = wire_lines(p)
     return {"document": p["document"], "block": p["block"], "language": language,
             "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")), "lines": lines}
-
-
-def _lines(p: dict) -> tuple[int, int] | None:
-    """The selection `lines`: [first, last], 1-based."""
-    lines = p.get("lines")
-    if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
-        raise TypeError("`lines` must be [first, last], 1-based line numbers")
-    return tuple(lines) if lines else None
