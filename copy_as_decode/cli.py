@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from copy_as_decode.core import contract, languages
+from copy_as_decode.engine import defaults
 from copy_as_decode.engine.backend import add_arguments, budget, make_engine
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
@@ -294,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("models", help="list or install built-in models")
     s.add_argument("action", choices=("list", "install"))
-    s.add_argument("name", nargs="?", default=contract.DEFAULT_MODEL)
+    s.add_argument("name", nargs="?", default=defaults.DEFAULT_MODEL)
     s.set_defaults(func=cmd_models)
 
     s = sub.add_parser("bench", help="benchmarks: print a table, write JSON")

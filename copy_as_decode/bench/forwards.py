@@ -26,7 +26,7 @@ LENGTHS = (512, 2048, 4096)
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.core.contract import DEFAULT_MODEL
+    from copy_as_decode.engine.defaults import DEFAULT_MODEL
     p.add_argument("--models", nargs="+", default=[DEFAULT_MODEL])
     p.add_argument("--dtypes", nargs="+", default=["float32", "bfloat16"], choices=["float32", "bfloat16"])
     p.add_argument("--lengths", type=int, nargs="+", default=list(LENGTHS), help="tokens already in the cache")

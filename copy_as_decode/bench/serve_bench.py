@@ -32,8 +32,8 @@ LAUNCH = ("llama.cpp", "vllm")
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import line_range
-    from copy_as_decode.core.contract import DEFAULT_MODEL
     from copy_as_decode.engine.backend import budget
+    from copy_as_decode.engine.defaults import DEFAULT_MODEL
     from copy_as_decode.engine.remote import APIS, ENDPOINT_ENV, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")

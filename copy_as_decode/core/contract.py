@@ -1,24 +1,16 @@
 """The edit contract, defined once: what an edit may be asked, how it may end, and what a client is told.
 
 The CLI, the language server and its settings, the worker and its client, both engines and training all
-import these names, so the default model, a stop reason or an error code has one spelling.
+import these names, so a stop reason or an error code has one spelling. The engine's own settings (the model,
+how its weights run) are engine/defaults.py's.
 Nothing here imports torch: the text tools and the server start without it.
 """
 from dataclasses import dataclass
 from typing import Protocol
 
-# the 1.5B, because with the model run on the edit's window only it fixes far more of the HumanEvalFix bugs
-# embedded in long files than the 0.5B, at a time per edit that stays usable on a CPU (docs/benchmarks.md,
-# "Windows, measured")
-DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 AUTO = "auto"  # as a selector: chosen per model (engine.front); as a budget: derived from the document (`budget`)
 # the selectors themselves are a registry: engine/selectors/
-# how the weights run (engine/engine.py): the GGUF as it ships on llama.cpp, dequantized on torch, or chosen
-QUANTS = ("auto", "gguf", "none")
-PROMPT_CACHE_MB = 1024   # the torch engine's KV caches of recent prompts
-REQUEST_TIMEOUT = 300.0  # seconds a remote engine may take for one completion request
 DEFAULT_SELECTOR = AUTO
-BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
 # rewrite that ended with a part of the file (under half of its lines, or ended by end of sequence inside its

@@ -4,7 +4,7 @@ import argparse
 import os
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import REQUEST_TIMEOUT
+from copy_as_decode.engine import defaults
 
 BACKENDS = ("local", "remote")
 BACKEND_ENV = "COPY_AS_DECODE_BACKEND"
@@ -19,13 +19,13 @@ def budget(value: str):
 
 
 def add_arguments(p, several_quants: bool = False, research: bool = False) -> None:
-    """The engine's options and their defaults, for the CLI's `edit` and `worker` and every benchmark: the model
-    and the backend. several_quants: `--quant` takes a list (a benchmark runs each); research: also the knobs
-    that benchmarks compare and an edit has no use for (the prefill dtype, the prompt cache, the grammar
-    variant), which `edit` and `worker` leave at their measured defaults."""
-    p.add_argument("--model", default=contract.DEFAULT_MODEL,
+    """The engine's options (their default values are engine/defaults.py's), for the CLI's `edit` and `worker`
+    and every benchmark: the model and the backend. several_quants: `--quant` takes a list (a benchmark runs
+    each); research: also the knobs that benchmarks compare and an edit has no use for (the prefill dtype, the
+    prompt cache, the grammar variant), which `edit` and `worker` leave at their measured defaults."""
+    p.add_argument("--model", default=defaults.DEFAULT_MODEL,
                    help="built-in name (qwen2.5-coder-0.5b, qwen2.5-coder-1.5b, tiny), .gguf file, HF id or directory")
-    p.add_argument("--quant", choices=contract.QUANTS, nargs="+" if several_quants else None,
+    p.add_argument("--quant", choices=defaults.QUANTS, nargs="+" if several_quants else None,
                    default=["none", "gguf"] if several_quants else "auto",
                    help="gguf: the model's GGUF weights as they ship (Q4_K_M), on llama.cpp; none: dequantized, on "
                         "torch (--dtype); auto: gguf on a CPU when the model has GGUF weights and no --dtype is given "
@@ -43,8 +43,8 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
                         f"API key from $COPY_AS_DECODE_API_KEY (default: ${ENDPOINT_ENV})")
     p.add_argument("--api", choices=APIS, default="auto",
                    help="remote: wire format, llama.cpp native /completion or OpenAI /v1/completions (default: auto)")
-    p.add_argument("--request-timeout", type=float, default=REQUEST_TIMEOUT,
-                   help=f"remote: seconds to wait for one completion request (default {REQUEST_TIMEOUT:g})")
+    p.add_argument("--request-timeout", type=float, default=defaults.REQUEST_TIMEOUT,
+                   help=f"remote: seconds to wait for one completion request (default {defaults.REQUEST_TIMEOUT:g})")
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
@@ -58,9 +58,9 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     p.add_argument("--prefill-dtype", choices=["float32", "bfloat16"],
                    help="dtype of the prompt's prefill (a second copy of the weights); decoding stays in --dtype "
                         "(default: --dtype)")
-    p.add_argument("--prompt-cache-mb", type=int, default=contract.PROMPT_CACHE_MB,
+    p.add_argument("--prompt-cache-mb", type=int, default=defaults.PROMPT_CACHE_MB,
                    help="torch engine: memory for the KV caches of recent prompts, reused by later edits "
-                        f"(default {contract.PROMPT_CACHE_MB})")
+                        f"(default {defaults.PROMPT_CACHE_MB})")
     from copy_as_decode.core.grammar import DEFAULT_RULE, RULES
     p.add_argument("--grammar-rule", default=DEFAULT_RULE, choices=RULES,
                    help="the program grammar's variant (core/grammar.py)")
@@ -73,7 +73,7 @@ def make_engine(args):
     a .gguf file or an HF id/directory); it must tokenize like the served model, which is checked at start-up.
     """
     backend = getattr(args, "backend", None) or "local"
-    model = getattr(args, "model", None) or contract.DEFAULT_MODEL
+    model = getattr(args, "model", None) or defaults.DEFAULT_MODEL
     engine = _engine(args, backend, model)
     engine.layout = getattr(args, "layout", None) or engine.layout
     return engine

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from copy_as_decode.core import grammar
 from copy_as_decode.core.codec import forced_script
-from copy_as_decode.core.contract import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS, Hooks
+from copy_as_decode.core.contract import Hooks
+from copy_as_decode.engine.defaults import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS
 
 from . import models, prompt
 from .constraint import Constraint, ProgramConstraint

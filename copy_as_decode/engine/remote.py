@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 from copy_as_decode.core import gbnf
 from copy_as_decode.core.codec import copied_ids, pieces
-from copy_as_decode.core.contract import CAP, DEFAULT_MODEL, EOS, FENCE, REQUEST_TIMEOUT
+from copy_as_decode.core.contract import CAP, EOS, FENCE
 from copy_as_decode.core.program import Copy, Gen, format_item
+from copy_as_decode.engine.defaults import DEFAULT_MODEL, REQUEST_TIMEOUT
 
 from .dialects import Completion
 from .front import EditFront

@@ -14,7 +14,8 @@ import time
 import urllib.error
 import urllib.request
 
-from copy_as_decode.core.contract import REQUEST_TIMEOUT, ContextError, EditError
+from copy_as_decode.core.contract import ContextError, EditError
+from copy_as_decode.engine.defaults import REQUEST_TIMEOUT
 
 from .dialects import APIS, Completion, choose
 

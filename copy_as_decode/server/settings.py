@@ -4,8 +4,9 @@ import sys
 from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlsplit
 
-from copy_as_decode.core.contract import AUTO, BUILTIN_CONTEXT, DEFAULT_MODEL, DEFAULT_SELECTOR, QUANTS
+from copy_as_decode.core.contract import AUTO, DEFAULT_SELECTOR
 from copy_as_decode.engine.backend import BACKENDS
+from copy_as_decode.engine.defaults import BUILTIN_CONTEXT, DEFAULT_MODEL, QUANTS
 from copy_as_decode.engine.dialects import APIS
 from copy_as_decode.engine.models import NAMES, TINY
 from copy_as_decode.engine.selectors import OFFERED

@@ -3,8 +3,8 @@ import json
 import sys
 from pathlib import Path
 
-from copy_as_decode.core.contract import DEFAULT_MODEL
 from copy_as_decode.core.grammar import RULES
+from copy_as_decode.engine.defaults import DEFAULT_MODEL
 
 
 def add_arguments(p) -> None:

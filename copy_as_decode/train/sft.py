@@ -30,7 +30,7 @@ from pathlib import Path
 
 import torch
 
-from copy_as_decode.core.contract import DEFAULT_MODEL
+from copy_as_decode.engine.defaults import DEFAULT_MODEL
 from copy_as_decode.engine.prefix_cache import common_prefix
 
 from .data import meta_path
