@@ -1,9 +1,8 @@
 """JavaScript functions, found once (core/outline.py's tree-sitter outline), and what the training data
-(synthesis/sources.py) and the long-js corpus (bench/long_corpus.py) take of them."""
-from copy_as_decode.bench import long_corpus
+(synthesis/sources.py) and the long-js corpus (synthesis/long_corpus.py) take of them."""
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import outline
-from copy_as_decode.synthesis import sources
+from copy_as_decode.synthesis import long_corpus, sources
 
 JS = """// Reads a file.
 function load(path) {

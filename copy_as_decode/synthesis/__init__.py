@@ -1,5 +1,5 @@
 """Edits with a known right answer, made from real code and prose found on this machine: what both the
-training data (train/data.py) and the long-file benchmark (bench/long_corpus.py) are built from.
+training data (train/data.py) and the long-file benchmark (synthesis/long_corpus.py) are built from.
 
 - sources: functions, paragraphs and whole files harvested from installed packages, never a benchmark file
 - syntax: Python and JavaScript functions read as text (definitions, docstrings, tokens, names)

@@ -222,7 +222,7 @@ def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
 def long_files(python_root: Path = PYTHON_ROOT, js=None, prose=None) -> list[LongFile]:
     """Whole files of LONG_MIN..LONG_MAX lines from the files the snippets come from (root/*.py, js_files(),
     the Markdown of prose_files()), never a benchmark file or a copy of one (`_not_evaluated`). The long-file
-    benchmark checks its own files against exactly these (bench/long_corpus.py, training_lines), so that
+    benchmark checks its own files against exactly these (synthesis/long_corpus.py, training_lines), so that
     neither side holds another version of a file of the other."""
     markdown = [p for p in (prose_files() if prose is None else prose) if re.search(r"(?i)\.(md|markdown)$", p.name)
                 and not re.search(r"(?i)changelog|history|release", p.name)]  # release notes are lists, not prose

@@ -1,7 +1,7 @@
 """The long-file corpora (long-python, long-js, long-text): localized edits with a known right answer in real,
 permissively licensed files of 100 to 3,000 lines found on this machine (bench/data/LONG_CORPUS.md).
 
-    python -m copy_as_decode.bench.long_corpus [--seed 0]
+    python -m copy_as_decode.synthesis.long_corpus [--seed 0]
 
 Kinds of case:
   bug            one bug of a HumanEvalFix type injected into a real function by the training data's own
@@ -56,7 +56,7 @@ from copy_as_decode.synthesis.syntax import (
     word,
 )
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 NOTE = DATA / "LONG_CORPUS.md"
 CORPUS_FILES = {"python": "long-python.jsonl", "javascript": "long-js.jsonl", "text": "long-text.jsonl"}
 BUCKETS = {100: (80, 150), 300: (250, 400), 1000: (800, 1300), 3000: (2300, 3000)}
@@ -734,7 +734,7 @@ def _tables(corpora: dict[str, list[dict]], files: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m copy_as_decode.bench.long_corpus", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m copy_as_decode.synthesis.long_corpus", description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=DATA, help="where the JSONL files, long_sources.json and the note go")
     args = p.parse_args(argv)
