@@ -6,8 +6,8 @@ a general protection fault), so the suite must not rely on it unchecked. Exit 0 
 import sys
 
 from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-from copy_as_decode.engine.defaults import DEFAULT_MODEL
 from copy_as_decode.engine import models
+from copy_as_decode.engine.defaults import DEFAULT_MODEL
 from copy_as_decode.engine.remote import RemoteEngine, RemoteError
 
 
