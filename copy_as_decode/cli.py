@@ -219,7 +219,7 @@ def cmd_worker(args) -> int:
 
 
 def cmd_models(args) -> int:
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     if args.action == "install":
         print(models.install(args.name))
     else:

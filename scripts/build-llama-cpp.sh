@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds llama-cpp-python (its bindings and libllama, from the pinned source package) into the virtualenv:
-# the local engine's quantized model runs on it (engine/llama_cpp.py). Idempotent: when the installed
+# the local engine's quantized model runs on it (engine/backends/llama_cpp.py). Idempotent: when the installed
 # build's stamp matches, nothing is fetched or built. The built wheel is kept per machine (beside the models, in
 # ${COPY_AS_DECODE_HOME:-~/.cache/copy-as-decode}/wheels, keyed by the stamp and the Python): a new clone or a
 # new virtualenv installs it in seconds.

@@ -6,9 +6,9 @@ a general protection fault), so the suite must not rely on it unchecked. Exit 0 
 import sys
 
 from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 from copy_as_decode.engine.defaults import DEFAULT_MODEL
-from copy_as_decode.engine.remote import RemoteEngine, RemoteError
+from copy_as_decode.engine.remote.engine import RemoteEngine, RemoteError
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the selector registry (engine/selectors/) into the VS Code extension's `copyAsDecode.selector`
-setting, and the engine's backends and remote wire formats (engine/backend.py, engine/dialects.py) into
+setting, and the engine's backends and remote wire formats (engine/backend.py, engine/remote/dialects.py) into
 `copyAsDecode.backend` and `copyAsDecode.api`, so the editor offers what the engine has. `--check` only says
 whether the file is in step (the test suite runs it)."""
 import json
@@ -41,7 +41,7 @@ def backend_setting() -> dict:
 
 
 def api_setting() -> dict:
-    from copy_as_decode.engine.dialects import APIS
+    from copy_as_decode.engine.remote.dialects import APIS
     return choice_setting(APIS, API_HELP, "the worker's default (`auto`)",
                           "With `#copyAsDecode.backend#` `remote`: the server's wire format.")
 

@@ -8,7 +8,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 @pytest.fixture(scope="session")
 def qwen_tokenizer():
-    from copy_as_decode.engine.models import load_tokenizer
+    from copy_as_decode.engine.backends.models import load_tokenizer
     return load_tokenizer()
 
 

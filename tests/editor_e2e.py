@@ -46,7 +46,7 @@ def copy_as_decode_exe() -> str:
 
 def cli_result(src: Path, instruction: str, workdir: Path, layout: str | None = None) -> str:
     """What the command line makes of the same file and instruction; `layout`: the prompt layout, for an
-    editor's edit that read the window while the instruction was typed (engine/prompt.py PREPARED_LAYOUT)."""
+    editor's edit that read the window while the instruction was typed (engine/prompts/prompt.py PREPARED_LAYOUT)."""
     target = workdir / "cli" / src.name
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, target)

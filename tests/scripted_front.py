@@ -2,9 +2,9 @@
 windows, the head/tail rule) without a model run."""
 from copy_as_decode.core.contract import EOS, FENCE
 from copy_as_decode.core.program import parse
+from copy_as_decode.engine.backends.prefix_cache import common_prefix
+from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.front import EditFront
-from copy_as_decode.engine.prefix_cache import common_prefix
-from copy_as_decode.engine.stats import Stats
 
 
 class ScriptedFront(EditFront):

@@ -26,7 +26,7 @@ from test_vscode_e2e import run_vscode
 
 from copy_as_decode.bench import llama_server
 from copy_as_decode.bench.engine_process import free_port
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 pytestmark = pytest.mark.editor
 

@@ -12,7 +12,7 @@ from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Gen
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 pytestmark = pytest.mark.model
 

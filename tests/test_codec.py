@@ -5,11 +5,11 @@ from copy_as_decode.core.contract import EOS
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import prompt
-from copy_as_decode.engine.constraint import ProgramConstraint
-from copy_as_decode.engine.decode import decode_program
-from copy_as_decode.engine.torch_backend import TorchBackend
-from copy_as_decode.engine.tracker import ProgramTracker
+from copy_as_decode.engine.backends.torch_backend import TorchBackend
+from copy_as_decode.engine.decoding.constraint import ProgramConstraint
+from copy_as_decode.engine.decoding.decode import decode_program
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
+from copy_as_decode.engine.prompts import prompt
 from copy_as_decode.train.sequence import IGNORE, serialize
 
 # Line 4 ends in "\r\n" and line 5 is blank: a whole-document tokenization has one token "\r\n\n" across them,
@@ -79,7 +79,7 @@ def test_the_engines_forced_edit_feeds_the_training_sequence(tiny_engine, monkey
 def test_the_remote_forced_edit_sends_the_training_sequence(qwen_tokenizer):
     from test_remote import MODEL, FakeEngine
 
-    from copy_as_decode.engine.remote import RemoteEngine
+    from copy_as_decode.engine.remote.engine import RemoteEngine
     fake = FakeEngine(qwen_tokenizer)
     try:
         fake.script = [("", "limit")] * (sum(isinstance(item, Copy) for item in PROGRAM) + 1)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = """
@@ -21,10 +21,11 @@ builtins.__import__ = _refuse
 """
 
 # every module the default edit loads, the llama.cpp backend and the tokenizer on its vocabulary included
-MODULES = ["copy_as_decode.cli", "copy_as_decode.engine.engine", "copy_as_decode.engine.llama_cpp",
-           "copy_as_decode.engine.llama_vocab", "copy_as_decode.engine.decode", "copy_as_decode.engine.constraint",
-           "copy_as_decode.engine.decode_backend", "copy_as_decode.engine.models", "copy_as_decode.engine.worker",
-           "copy_as_decode.engine.selectors"]
+MODULES = ["copy_as_decode.cli", "copy_as_decode.engine.engine", "copy_as_decode.engine.worker",
+           "copy_as_decode.engine.selectors", "copy_as_decode.engine.backends.llama_cpp",
+           "copy_as_decode.engine.backends.llama_vocab", "copy_as_decode.engine.backends.decode_backend",
+           "copy_as_decode.engine.backends.models", "copy_as_decode.engine.decoding.decode",
+           "copy_as_decode.engine.decoding.constraint"]
 
 
 def run(code: str, timeout: int = 60) -> subprocess.CompletedProcess:

@@ -1,5 +1,5 @@
 """The verified selector's drafter: where it thinks the output is in the input, and what it proposes."""
-from copy_as_decode.engine.drafter import LineDrafter
+from copy_as_decode.engine.decoding.drafter import LineDrafter
 
 DOC = "import os\nimport sys\n\n\ndef main():\n    print(os.getcwd())\n\n\nmain()\n"
 

@@ -140,7 +140,7 @@ def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_f
 
 
 def test_a_refinement_runs_from_the_cache_the_edit_left_then_from_a_fresh_prompt():
-    from copy_as_decode.engine.stats import Stats
+    from copy_as_decode.engine.decoding.stats import Stats
     calls = []
 
     class Engine:

@@ -23,11 +23,11 @@ from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import prompt
-from copy_as_decode.engine.decode import decode_rewrite
-from copy_as_decode.engine.drafter import LineDrafter
-from copy_as_decode.engine.prefix_cache import forward
-from copy_as_decode.engine.torch_backend import TorchBackend
+from copy_as_decode.engine.backends.prefix_cache import forward
+from copy_as_decode.engine.backends.torch_backend import TorchBackend
+from copy_as_decode.engine.decoding.decode import decode_rewrite
+from copy_as_decode.engine.decoding.drafter import LineDrafter
+from copy_as_decode.engine.prompts import prompt
 
 pytestmark = pytest.mark.model
 
@@ -57,7 +57,7 @@ def test_splice_equals_stepwise(tiny_engine, humanevalfix_python):
 
 
 def test_a_long_forward_in_chunks_equals_one_forward(tiny_engine, humanevalfix_python, monkeypatch):
-    from copy_as_decode.engine import prefix_cache
+    from copy_as_decode.engine.backends import prefix_cache
     model, tok = tiny_engine.model, tiny_engine.tok
     ids = tok.encode("".join(c.before for c in humanevalfix_python[:6]), add_special_tokens=False)[:300]
     whole = forward(model, one := DynamicCache(config=model.config), ids)[-1]
@@ -94,7 +94,7 @@ def test_the_prompt_cache_reuses_the_longest_common_prefix(tiny_engine, humaneva
 
 
 def test_the_prompt_cache_keeps_to_its_memory_bound(tiny_engine, humanevalfix_python):
-    from copy_as_decode.engine.prefix_cache import PrefixCache, _bytes_per_token
+    from copy_as_decode.engine.backends.prefix_cache import PrefixCache, _bytes_per_token
     per_token = _bytes_per_token(tiny_engine.model)
     cache = PrefixCache(max_bytes=900 * per_token)
     for case in humanevalfix_python[:4]:
@@ -119,9 +119,9 @@ def test_a_program_that_reads_its_copies_once_feeds_the_model_only_its_own_token
     """splice=False (selector `once`): after each copy tag the model goes on from the tag, the lines being in its
     prompt: the cache then holds exactly prompt + program, and the logits are those of one forward over them."""
     from copy_as_decode.core.codec import forced_script
-    from copy_as_decode.engine.constraint import ProgramConstraint
-    from copy_as_decode.engine.decode import decode_program
-    from copy_as_decode.engine.tracker import ProgramTracker
+    from copy_as_decode.engine.decoding.constraint import ProgramConstraint
+    from copy_as_decode.engine.decoding.decode import decode_program
+    from copy_as_decode.engine.decoding.tracker import ProgramTracker
     case = humanevalfix_python[5]
     lines, items = split_lines(case.before), line_oracle(case.before, case.after)
     ids = prompt.program_prompt(tiny_engine.tok, lines, case.instruction)
@@ -159,7 +159,7 @@ def test_a_forced_moved_copy_splices_its_lines_with_their_new_indent(tiny_engine
 
 
 def test_forced_program_outside_grammar_is_refused(tiny_engine):
-    from copy_as_decode.engine.constraint import GrammarError
+    from copy_as_decode.engine.decoding.constraint import GrammarError
     with pytest.raises(GrammarError):
         tiny_engine.edit("a\nb\n", "x", "forced", program='<copy lines="2-2"/><copy lines="1-1"/>')
 
@@ -167,9 +167,9 @@ def test_forced_program_outside_grammar_is_refused(tiny_engine):
 def test_grammar_selector_yields_a_valid_program_or_nothing(tiny_engine, humanevalfix_python):
     """Whatever a (random) model samples, the grammar keeps the program parseable and in range, and a program
     cut off by the budget is never resolved into deletions."""
-    from copy_as_decode.engine.constraint import ProgramConstraint
-    from copy_as_decode.engine.decode import decode_program
-    from copy_as_decode.engine.tracker import ProgramTracker
+    from copy_as_decode.engine.decoding.constraint import ProgramConstraint
+    from copy_as_decode.engine.decoding.decode import decode_program
+    from copy_as_decode.engine.decoding.tracker import ProgramTracker
     random.seed(0)
     for seed, case in enumerate(random.sample(humanevalfix_python, 3), start=20):  # seeds that reach the cap
         np.random.seed(seed)

@@ -12,9 +12,9 @@ from test_grammar_sources import gbnf_matcher  # noqa: F401 (a fixture)
 from copy_as_decode.core.gbnf import ORDERED_MAX_LINES, ProgramStateError, State, request_grammar, state_after
 from copy_as_decode.core.grammar import program_matcher
 from copy_as_decode.core.program import COPY_CLOSE, Copy, Gen
-from copy_as_decode.engine import remote
-from copy_as_decode.engine.stats import Stats
-from copy_as_decode.engine.tracker import ProgramTracker
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
+from copy_as_decode.engine.remote import engine as remote
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from copy_as_decode.core.gbnf import ProgramStateError, request_grammar, state_a
 from copy_as_decode.core.gen_grammar import TAGS, GenRule
 from copy_as_decode.core.grammar import Rule, program_grammar, program_matcher
 from copy_as_decode.core.program import COPY_CLOSE
-from copy_as_decode.engine.tracker import ProgramTracker
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
 
 N = 12
 PROGRAMS = [

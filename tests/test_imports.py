@@ -79,11 +79,12 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_sees_relative_lazy_and_absolute_imports():
     edges = graph()
-    engine = "copy_as_decode.engine"
-    assert f"{engine}.selectors" in edges[f"{engine}.front"]  # from . import prompt, selectors
-    assert f"{engine}.result" in edges[f"{engine}.selectors.windowed"]  # from ..result import EditResult
-    assert "copy_as_decode.core.contract" in edges[f"{engine}.front"]  # from copy_as_decode.core import contract
-    assert f"{engine}.adapter" in edges[f"{engine}.models"]  # inside a function
+    engine, server = "copy_as_decode.engine", "copy_as_decode.server"
+    assert f"{server}.positions" in edges[f"{server}.place"]  # from . import positions
+    assert f"{server}.edit_request" in edges[f"{server}.lsp"]  # from .edit_request import (...)
+    assert f"{engine}.result" in edges[f"{engine}.selectors.windowed"]  # from copy_as_decode.engine.result import ...
+    assert f"{engine}.selectors" in edges[f"{engine}.front"]  # from copy_as_decode.engine import selectors
+    assert f"{engine}.backends.adapter" in edges[f"{engine}.backends.models"]  # inside a function
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 

@@ -1,5 +1,5 @@
 """The quantized engine: the shipped Q4_K_M GGUF of the 0.5B run in-process by llama.cpp as the decode loop's
-backend (engine/decode_backend.py). The splice and the verification are the same code as on torch; what differs is
+backend (engine/backends/decode_backend.py). The splice and the verification are the same code as on torch; what differs is
 the numerics (batched and one-token kernels round differently), so these tests pin the mechanism and bound the
 parting."""
 import subprocess
@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 MODEL = "qwen2.5-coder-0.5b"
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not models.is_installed(MODEL),
@@ -37,7 +37,7 @@ def engine():
 
 
 def test_auto_runs_the_shipped_gguf_unless_a_torch_dtype_is_asked_for(engine):
-    from copy_as_decode.engine.llama_cpp import LlamaCppBackend, LlamaCppLM
+    from copy_as_decode.engine.backends.llama_cpp import LlamaCppBackend, LlamaCppLM
     assert engine.quant == "gguf" and isinstance(engine.model, LlamaCppLM) and engine.dtype == "q4_k_m"
     assert isinstance(engine.backend, LlamaCppBackend)
     assert engine.n_vocab == 151936 and engine.context == 32768
@@ -47,8 +47,8 @@ def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_fa
     import json
     from pathlib import Path
 
-    from copy_as_decode.engine import prompt
-    from copy_as_decode.engine.llama_vocab import VocabTokenizer
+    from copy_as_decode.engine.backends.llama_vocab import VocabTokenizer
+    from copy_as_decode.engine.prompts import prompt
     ours, hf = engine.tok, models.load_tokenizer(MODEL)
     assert isinstance(ours, VocabTokenizer) and len(ours) == len(hf) == engine.n_vocab
     assert ours.convert_ids_to_tokens(list(range(len(hf)))) == hf.convert_ids_to_tokens(list(range(len(hf))))
@@ -81,7 +81,7 @@ def test_a_splice_is_one_batch_that_picks_what_single_steps_pick(engine):
 
 
 def test_a_verification_longer_than_a_batch_of_outputs_goes_in_pieces_and_keeps_every_row(engine):
-    from copy_as_decode.engine.llama_cpp import OUTPUTS
+    from copy_as_decode.engine.backends.llama_cpp import OUTPUTS
     backend, lm, ids = engine.backend, engine.model, engine.encode(DOCUMENT)
     assert len(ids) > 2 * OUTPUTS + 20
     backend.restore(None)

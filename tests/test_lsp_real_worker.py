@@ -21,7 +21,7 @@ def _tiny_available() -> bool:
     if not (ROOT / "copy_as_decode" / "engine" / "worker.py").exists():
         return False
     try:
-        from copy_as_decode.engine import models
+        from copy_as_decode.engine.backends import models
         return models.is_installed(models.TOKENIZER_SOURCE)  # `tiny` borrows this tokenizer
     except Exception:
         return False
@@ -59,7 +59,7 @@ async def test_a_cut_off_edit_reaches_the_user_and_leaves_the_buffer(tmp_path, s
 @pytest.mark.slow
 async def test_real_qwen_edit_through_the_server(tmp_path):
     """The offline Qwen2.5-Coder-0.5B behind the server: verified selector, the editor gets exactly its result."""
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     if not models.is_installed("qwen2.5-coder-0.5b"):
         pytest.skip("qwen2.5-coder-0.5b not installed (scripts/setup.sh installs it)")
     log = tmp_path / "worker-out.jsonl"

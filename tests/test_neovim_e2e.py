@@ -81,7 +81,7 @@ def test_neovim_edit(tmp_path, name, mode, instruction):
     report = run_neovim(tmp_path, name, mode, instruction, SETTINGS)
     log = report["log"]
     # the code action asks for the instruction and sends a prepare first: the edit is then the command line's
-    # with the file first in the prompt (engine/prompt.py PREPARED_LAYOUT); `:CopyAsDecode <instruction>` asks
+    # with the file first in the prompt (engine/prompts/prompt.py PREPARED_LAYOUT); `:CopyAsDecode <instruction>` asks
     # nothing and prepares nothing
     prompted = mode == "code_action"
     assert ("prepare_arg" in report) == prompted, log

@@ -4,7 +4,7 @@ from scripted_front import ScriptedFront
 
 from copy_as_decode.core.contract import EOS, Hooks
 from copy_as_decode.engine import locate
-from copy_as_decode.engine.stats import Stats
+from copy_as_decode.engine.decoding.stats import Stats
 
 FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))
 DOC = ("import os\n\n\nclass Store:\n    def get(self, key):\n        value = self.items[key]\n"

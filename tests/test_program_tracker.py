@@ -1,4 +1,4 @@
-"""One reader of program text: engine/tracker.py completes exactly the items core/program.py's `parse` reads,
+"""One reader of program text: engine/decoding/tracker.py completes exactly the items core/program.py's `parse` reads,
 whatever pieces the text arrives in, and both refuse what the grammars refuse (leading zeros)."""
 import random
 
@@ -6,8 +6,8 @@ import pytest
 
 from copy_as_decode.core import gbnf
 from copy_as_decode.core.program import Copy, CopySpan, Gen, ProgramSyntaxError, copy_start, parse
-from copy_as_decode.engine.text_stream import TextStream
-from copy_as_decode.engine.tracker import ProgramTracker
+from copy_as_decode.engine.decoding.text_stream import TextStream
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
 
 PROGRAMS = [
     '<copy lines="1-3"/>\n  <gen>x = 1\n</gen><copy from="4:2" to="5:0"/>\r\n\n<gen></gen>',

@@ -6,7 +6,7 @@ from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.grammar import program_matcher
 from copy_as_decode.core.program import Copy, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import prompt
+from copy_as_decode.engine.prompts import prompt
 
 
 def test_program_prompt_shows_numbered_document_and_instruction(qwen_tokenizer):

@@ -2,7 +2,7 @@
 while copying most of the file instead of decoding it."""
 import pytest
 
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not models.is_installed("qwen2.5-coder-0.5b"),
                                                    reason="qwen2.5-coder-0.5b not installed (scripts/setup.sh)")]

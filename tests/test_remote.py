@@ -28,9 +28,16 @@ from copy_as_decode.core.gbnf import State, request_grammar, state_after
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import models, wire
-from copy_as_decode.engine.remote import EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteEngine
-from copy_as_decode.engine.tracker import ProgramTracker
+from copy_as_decode.engine.backends import models
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
+from copy_as_decode.engine.remote import wire
+from copy_as_decode.engine.remote.engine import (
+    EngineTimeout,
+    EngineUnreachable,
+    GrammarRefused,
+    ModelMismatch,
+    RemoteEngine,
+)
 
 pytestmark = pytest.mark.model
 
@@ -383,7 +390,7 @@ def test_a_remote_worker_never_imports_torch(fake, qwen_tokenizer):
     assert replies[0]["result"]["device"] == "remote (llama.cpp)"
     assert [replies[k]["result"]["text"] for k in range(1, len(edits) + 1)] == [GOLD] * len(edits), replies
     imported = [line.rsplit("|", 1)[1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")]
-    assert "copy_as_decode.engine.remote" in imported and "transformers" in imported
+    assert "copy_as_decode.engine.remote.engine" in imported and "transformers" in imported
     assert not [m for m in imported if m.split(".")[0] == "torch"]
 
 
@@ -502,9 +509,9 @@ def test_local_and_remote_greedy_choices_agree_up_to_near_ties(engine, monkeypat
     import torch
     from transformers import DynamicCache
 
-    from copy_as_decode.engine.constraint import ProgramConstraint
-    from copy_as_decode.engine.prefix_cache import forward
-    from copy_as_decode.engine.text_stream import TextStream
+    from copy_as_decode.engine.backends.prefix_cache import forward
+    from copy_as_decode.engine.decoding.constraint import ProgramConstraint
+    from copy_as_decode.engine.decoding.text_stream import TextStream
     spy = Spy(engine, monkeypatch)
     case = _cases()[0]
     program, _ = attempt(engine, case.before, case.instruction, "grammar", max_new_tokens=48)

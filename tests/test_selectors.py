@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from copy_as_decode.engine import selectors
+from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.result import EditResult
-from copy_as_decode.engine.stats import Stats
 
 ROOT = Path(__file__).resolve().parent.parent
 

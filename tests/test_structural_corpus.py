@@ -134,7 +134,7 @@ def test_bench_edit_rows_judge_a_structural_edit_by_its_check(cases):
     from types import SimpleNamespace
 
     from copy_as_decode.bench import edit_bench
-    from copy_as_decode.engine.stats import Stats
+    from copy_as_decode.engine.decoding.stats import Stats
     stats = Stats(sampled=1, forwards=1, prompt_tokens=1, stop="eos", selector="full")
 
     class Engine:

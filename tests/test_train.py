@@ -15,8 +15,8 @@ from copy_as_decode.bench import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine.adapter import load_adapter, split_spec
-from copy_as_decode.engine.torch_backend import TorchBackend
+from copy_as_decode.engine.backends.adapter import load_adapter, split_spec
+from copy_as_decode.engine.backends.torch_backend import TorchBackend
 from copy_as_decode.synthesis import sources as harvest
 from copy_as_decode.synthesis.bugs import BUG_TYPES, bug_hint, python_bug
 from copy_as_decode.synthesis.decontaminate import DISTINCTIVE, MAX_SHARED, decontaminate, shared
@@ -287,7 +287,7 @@ def test_sequence_is_exactly_what_the_engine_feeds(tiny_engine, examples):
 
 @pytest.fixture()
 def tiny_lora(tiny_engine, short_examples):
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     model, tok = models.load("tiny")
     cfg = sft.Config(autocast=False, lr=1e-2, batch=3, rank=4, alpha=8)
     seqs = [serialize_example(tok, e) for e in short_examples[:3]]
@@ -327,7 +327,7 @@ def test_every_gradient_mode_trains(tiny_lora, grad_from):
 
 
 def test_checkpointing_gives_the_same_gradient_and_refuses_a_prefix_cache(tiny_lora):
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     model, tok, cfg, seqs = tiny_lora
 
     def grads(cfg):
@@ -358,7 +358,7 @@ def test_one_sft_step_lowers_the_loss(tiny_lora):
 
 
 def test_adapter_round_trip_changes_logits_exactly_as_saved(tiny_lora, tmp_path):
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     model, tok, cfg, seqs = tiny_lora
     model.train()
     opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=cfg.lr)
@@ -379,7 +379,7 @@ def test_adapter_round_trip_changes_logits_exactly_as_saved(tiny_lora, tmp_path)
 def test_adapter_specs():
     assert split_spec("qwen2.5-coder-0.5b") == ("qwen2.5-coder-0.5b", None)
     assert split_spec("qwen2.5-coder-0.5b+results/a+b") == ("qwen2.5-coder-0.5b", "results/a+b")
-    from copy_as_decode.engine.models import ModelError
+    from copy_as_decode.engine.backends.models import ModelError
     with pytest.raises(ModelError, match="no adapter"):
         load_adapter(None, "/nonexistent/adapter")
 
@@ -444,7 +444,7 @@ def test_data_command_writes_jsonl(tmp_path):
 
 def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, short_examples, monkeypatch):
     """A run stopped after 2 of 4 steps and resumed ends where the uninterrupted run ends."""
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     path = tmp_path / "train.jsonl"
     data.write_jsonl(short_examples[:8], path)
     cfg = dict(model="tiny", data=str(path), batch=2, rank=2, autocast=False, max_tokens=4096, checkpoint_every=1)
@@ -471,7 +471,7 @@ def test_sft_resumes_from_a_checkpoint_exactly(tmp_path, short_examples, monkeyp
 
 
 def test_an_exported_adapter_is_half_the_bytes_and_merges_to_nearly_the_same_model(tiny_lora, tmp_path):
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     from copy_as_decode.train.export import export
     model, tok, cfg, seqs = tiny_lora
     model.train()

@@ -1,12 +1,12 @@
 """The built-in trained model `qwen2.5-coder-1.5b-copy`: the pinned Qwen2.5-Coder-1.5B plus the LoRA adapter that
-ships in engine/adapters/. The adapter is the one this version pins, loads onto its base, and its programs resolve."""
+ships in engine/backends/adapters/. The adapter is the one this version pins, loads onto its base, and its programs resolve."""
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 pytestmark = pytest.mark.model
 

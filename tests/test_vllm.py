@@ -10,8 +10,8 @@ from copy_as_decode.core.contract import IncompleteEdit
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import resolve
-from copy_as_decode.engine import models
-from copy_as_decode.engine.remote import RemoteEngine
+from copy_as_decode.engine.backends import models
+from copy_as_decode.engine.remote.engine import RemoteEngine
 
 pytestmark = pytest.mark.slow  # a vLLM server loads and compiles for minutes
 MODEL = "qwen2.5-coder-0.5b"

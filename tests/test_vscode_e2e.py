@@ -52,7 +52,7 @@ def run_vscode(tmp_path, name, mode, instruction, settings, **env) -> dict:
     shutil.copyfile(FIXTURES / name, target)
     report_path = tmp_path / "report.json"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
 
     env = dict(
         os.environ,
@@ -94,7 +94,7 @@ def test_vscode_edit(tmp_path, name, mode, instruction):
     """palette: F1 "Edit with Copy-as-Decode"; refactor: the server's action in the Refactor menu."""
     report = run_vscode(tmp_path, name, mode, instruction, SETTINGS)
     # the instruction box opened with a prepare: the server's worker read the file before the instruction, so
-    # the edit is the command line's with the file first in the prompt (engine/prompt.py PREPARED_LAYOUT)
+    # the edit is the command line's with the file first in the prompt (engine/prompts/prompt.py PREPARED_LAYOUT)
     assert (report.get("prepare") or "").startswith("prepare: {"), report["log"]
     expected = cli_result(FIXTURES / name, instruction, tmp_path, layout="file-first")
     on_disk = report["path"].read_bytes().decode("utf-8")

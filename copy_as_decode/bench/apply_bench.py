@@ -243,7 +243,8 @@ def plot(report: dict, path: Path) -> None:
 
 def run(args) -> int:
     from copy_as_decode.bench.corpora import spread
-    from copy_as_decode.engine import models, prompt
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.prompts import prompt
     from copy_as_decode.synthesis.apply_blocks import build
     cases = chosen(args)
     if not cases:
@@ -309,8 +310,8 @@ def _peer(args, engine, stack):
     import os
 
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-    from copy_as_decode.engine import models
-    from copy_as_decode.engine.remote import RemoteEngine
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.remote.engine import RemoteEngine
     ctx = getattr(engine, "context", None) or 32768
     server = LlamaServer(default_server_binary(), models.gguf_file(args.model), ctx=ctx, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False, extra=["--spec-type", "ngram-simple"])

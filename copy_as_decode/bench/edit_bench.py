@@ -58,7 +58,7 @@ from copy_as_decode.engine.selectors import OFFERED, edits_windows
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
 # llama-ngram: llama-server with its own n-gram speculation (--spec-type ngram-simple), the peer's best path on
 # what a user would select by hand: the function alone (`--alone`), or a file under SHORT_LINES lines whole.
-# prepared: `auto` after the window at the case's cursor was read ahead (engine/prepare.py), as an editor does
+# prepared: `auto` after the window at the case's cursor was read ahead (engine/prompts/prepare.py), as an editor does
 # while the instruction is typed; its time runs from the instruction's arrival.
 PREPARED = "prepared"
 SELECTORS = (*OFFERED, "grammar-cold", PREPARED, "prompt-lookup")
@@ -139,7 +139,7 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
     import torch
 
     from copy_as_decode.core import contract
-    from copy_as_decode.engine import prompt
+    from copy_as_decode.engine.prompts import prompt
     ids, fence = prompt.rewrite_prompt(engine.tok, document, instruction, engine.layout)
     n = len(prompt.text_ids(engine.tok, document))
     plan = contract.budget(contract.rewrite_bound(n), n, len(ids), engine.context, max_new_tokens)
@@ -174,7 +174,7 @@ def passes(case, text: str) -> bool | None:
 
 def second_edit(engine, document: str, ran: str) -> tuple[int, float]:
     """The tokens and seconds that the prompt of a second edit of `document` (SECOND_INSTRUCTION, the same
-    selector) prefills after the first: only what follows the file in the prompt, as engine/prompt.py lays it out."""
+    selector) prefills after the first: only what follows the file in the prompt, as engine/prompts/prompt.py lays it out."""
     ids = engine.prompt_ids(document, SECOND_INSTRUCTION, ran)
     start = time.perf_counter()
     reused = engine.prefill(ids)
@@ -235,7 +235,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
         language = languages.outline_name(languages.named(case.extra.get("language")))  # `text`: Markdown
         if selector == PREPARED:  # before the instruction arrives: not timed
-            from copy_as_decode.engine.prepare import prepare
+            from copy_as_decode.engine.prompts.prepare import prepare
             ahead = prepare(engine, document, at=case.extra.get("at"), language=language)
             start = time.perf_counter()
         lines, placed = None, {}
@@ -715,8 +715,8 @@ def _peer(args, engine, stack, ngram: bool = False):
     import os
 
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-    from copy_as_decode.engine import models
-    from copy_as_decode.engine.remote import RemoteEngine
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.remote.engine import RemoteEngine
     gguf = models.gguf_file(args.model)
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False,

@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from copy_as_decode.engine.wire import EngineTimeout, RemoteError
+from copy_as_decode.engine.remote.wire import EngineTimeout, RemoteError
 
 
 class EngineProcess:

@@ -63,8 +63,8 @@ def measure_one(model_name: str, dtype: str, lengths: list[int], splice: int, st
     import torch
     from transformers import DynamicCache
 
-    from copy_as_decode.engine import models
-    from copy_as_decode.engine.prefix_cache import forward
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.backends.prefix_cache import forward
     if threads:
         torch.set_num_threads(threads)
     sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)

@@ -96,7 +96,7 @@ def peer_step(model: str, tok, prefix: int, threads: int, repeats: int, batch: i
     prompt cached), and its seconds for a batch of `batch` tokens after it (the prompt's next tokens, prefilled),
     started as a user would (its default options) on the model's GGUF."""
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     ids = prefix_ids(tok, prefix)
 
     def timings(prompt: list[int], n_predict: int) -> dict:

@@ -218,7 +218,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from copy_as_decode.engine.models import load_tokenizer
+    from copy_as_decode.engine.backends.models import load_tokenizer
     corpora = {name: cases[:args.limit] for name, cases in load_all().items()}
     tokens = Tokens(load_tokenizer())
     result = roundtrip(corpora, tokens)

@@ -34,7 +34,7 @@ def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import line_range
     from copy_as_decode.engine.backend import budget
     from copy_as_decode.engine.defaults import DEFAULT_MODEL
-    from copy_as_decode.engine.remote import APIS, ENDPOINT_ENV, GEN_LINES
+    from copy_as_decode.engine.remote.engine import APIS, ENDPOINT_ENV, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")
     p.add_argument("--baseline-endpoint", help="the engine that runs `full` (default: --endpoint)")
@@ -149,7 +149,7 @@ def slot_context(tok, cases) -> int:
     from copy_as_decode.bench.corpora import user_file
     from copy_as_decode.core import contract
     from copy_as_decode.core.document import split_lines
-    from copy_as_decode.engine import prompt
+    from copy_as_decode.engine.prompts import prompt
     need = 0
     for case in cases:
         document = user_file(case)[0].replace("\r\n", "\n")
@@ -165,8 +165,8 @@ def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int |
     servers with `concurrency` slots under --launch, else the given endpoints."""
     from copy_as_decode.bench import vllm_server
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
-    from copy_as_decode.engine import models
-    from copy_as_decode.engine.remote import RemoteEngine
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.remote.engine import RemoteEngine
     if args.launch == "vllm":  # loaded side by side: each compiles its kernels for a minute or two
         pair = [vllm_server.VllmServer(vllm_server.default_python(), args.model, speculative=s,
                                        max_model_len=slot_ctx, threads=args.threads,
@@ -190,8 +190,8 @@ def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int |
 
 
 def run(args) -> int:
-    from copy_as_decode.engine import models
-    from copy_as_decode.engine.remote import RemoteError, load_tokenizer
+    from copy_as_decode.engine.backends import models
+    from copy_as_decode.engine.remote.engine import RemoteError, load_tokenizer
     if not args.endpoint and not args.launch:
         print("bench serve: --endpoint URL (e.g. a llama-server started with --parallel C) or --launch is required",
               file=sys.stderr)

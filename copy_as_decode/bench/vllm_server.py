@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from copy_as_decode import CHECKOUT
-from copy_as_decode.engine import models
+from copy_as_decode.engine.backends import models
 
 from .engine_process import EngineProcess, free_port
 

@@ -3,14 +3,14 @@
 Each item's text is tokenized on its own (a gen whose text holds "</gen>" as the several gens it prints as), so
 every copy tag ends on a token boundary; right after a copy tag come the copied lines, also tokenized on their
 own: a slice of the whole document's tokens would break at tokens that span a line break (`):\\n\\n`). The
-program ends with the end token. engine/decode.py splices `copied_ids`, engine/engine.py and engine/remote.py
+program ends with the end token. engine/decoding/decode.py splices `copied_ids`, engine/engine.py and engine/remote/engine.py
 feed `forced_script` / `pieces`, and train/sequence.py builds its sequences from `pieces`, so the model is
 trained on exactly the sequence it decodes.
 
-`encode` is the caller's text -> ids function (engine/prompt.py `text_ids`: a special-token string in the
+`encode` is the caller's text -> ids function (engine/prompts/prompt.py `text_ids`: a special-token string in the
 text stays text), passed in so that nothing here needs a tokenizer library.
 
-Ids -> items is the other way round: decoded text read by core/program.py (engine/tracker.py as it comes).
+Ids -> items is the other way round: decoded text read by core/program.py (engine/decoding/tracker.py as it comes).
 """
 from collections.abc import Callable, Iterator
 from typing import NamedTuple

@@ -97,7 +97,7 @@ def next_item(source: str, pos: int = 0) -> tuple[Item | None, int]:
     """The item after the blanks at `pos` and the offset just past it; or (None, where that item starts) when
     `source` ends before the item is complete (len(source) when only blanks are left). Raises
     ProgramSyntaxError where no item can start. The one reader of program text: `parse` reads whole programs
-    with it, engine/tracker.py the text still being decoded."""
+    with it, engine/decoding/tracker.py the text still being decoded."""
     if m := _BLANK.match(source, pos):
         pos = m.end()
     if pos == len(source):

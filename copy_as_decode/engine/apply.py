@@ -4,7 +4,7 @@ the parts whose place the block does not say exactly.
 Each part the merge leaves pending is a windowed edit of the merged file: the lines the part belongs to (the
 function or class it sits in, found again by name in the merged file) are rewritten by the model with the
 part, markers and all, as its instruction, and every other line is copied (engine/selectors/windowed.py). The
-rewrite drafts from the window's lines and from the part's (engine/drafter.py), so the block's new lines are
+rewrite drafts from the window's lines and from the part's (engine/decoding/drafter.py), so the block's new lines are
 checked in one forward each run, not written token by token. So
 the model is loaded and run only for those parts; a block the parser places whole costs no forward pass.
 Whatever wrote the text, the guarantees hold at the end: no lazy-marker line lands in the file, and a file that
@@ -17,9 +17,8 @@ from copy_as_decode.core import block_merge, lazy_block
 from copy_as_decode.core.contract import EOS, Hooks
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import outline
-
-from .result import EditResult
-from .stats import Stats
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.result import EditResult
 
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
 

@@ -34,7 +34,7 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     p.add_argument("--device", help="cpu or cuda (default: cuda when present)")
     p.add_argument("--dtype", help="float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)")
     p.add_argument("--threads", type=int, help="CPU threads (default: torch's, all cores)")
-    from .remote import APIS, ENDPOINT_ENV
+    from copy_as_decode.engine.remote.engine import APIS, ENDPOINT_ENV
     p.add_argument("--backend", choices=BACKENDS, default=os.environ.get(BACKEND_ENV, "local"),
                    help="local: run the model here; remote: decode on an inference engine at --endpoint "
                         f"(default: ${BACKEND_ENV} or local)")
@@ -48,7 +48,7 @@ def add_arguments(p, several_quants: bool = False, research: bool = False) -> No
     p.add_argument("--no-tokenizer-check", dest="tokenizer_check", action="store_false",
                    help="remote: do not compare the engine's tokenizer with the local one (for engines without "
                         "/tokenize; prompts are token ids, so a different tokenizer gives garbage)")
-    from .prompt import DEFAULT_LAYOUT, LAYOUTS, PREPARED_LAYOUT
+    from copy_as_decode.engine.prompts.prompt import DEFAULT_LAYOUT, LAYOUTS, PREPARED_LAYOUT
     p.add_argument("--layout", choices=LAYOUTS, default=DEFAULT_LAYOUT,
                    help=f"where a rewrite prompt puts the instruction (default {DEFAULT_LAYOUT}, by measurement: "
                         f"docs/benchmarks.md, \"Prompt layout\"); an editor's edit whose window was read while its "
@@ -81,12 +81,12 @@ def make_engine(args):
 
 def _engine(args, backend: str, model: str):
     if backend == "remote":
-        from .remote import RemoteEngine
+        from copy_as_decode.engine.remote.engine import RemoteEngine
         return RemoteEngine(getattr(args, "endpoint", None), model,
                             **_given(args, api="api", timeout="request_timeout", verify_tokenizer="tokenizer_check"))
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
-    from .engine import Engine
+    from copy_as_decode.engine.engine import Engine
     return Engine(model, **_given(args, device="device", dtype="dtype", threads="threads",
                                   prompt_cache_mb="prompt_cache_mb", grammar_rule="grammar_rule",
                                   prefill_dtype="prefill_dtype", quant="quant"))

@@ -1,4 +1,4 @@
-"""The local engine: a loaded model behind a decode backend (engine/decode_backend.py) and its decodes;
+"""The local engine: a loaded model behind a decode backend (engine/backends/decode_backend.py) and its decodes;
 `edit()` is engine.front's. The default, a GGUF on llama.cpp, imports neither torch nor transformers."""
 import functools
 import importlib.util
@@ -10,16 +10,16 @@ from pathlib import Path
 from copy_as_decode.core import grammar
 from copy_as_decode.core.codec import forced_script
 from copy_as_decode.core.contract import Hooks
+from copy_as_decode.engine.backends import models
+from copy_as_decode.engine.backends.decode_backend import DecodeBackend
+from copy_as_decode.engine.decoding.constraint import Constraint, ProgramConstraint
+from copy_as_decode.engine.decoding.decode import decode_choice, decode_program, decode_rewrite
+from copy_as_decode.engine.decoding.drafter import LineDrafter
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
 from copy_as_decode.engine.defaults import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS
-
-from . import models, prompt
-from .constraint import Constraint, ProgramConstraint
-from .decode import decode_choice, decode_program, decode_rewrite
-from .decode_backend import DecodeBackend
-from .drafter import LineDrafter
-from .front import EditFront
-from .request import DecodePlan
-from .tracker import ProgramTracker
+from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.prompts import prompt
+from copy_as_decode.engine.request import DecodePlan
 
 
 def cuda_present() -> bool:
@@ -50,7 +50,7 @@ class Engine(EditFront):
         self.trained = models.is_trained(model)
         self.backend: DecodeBackend
         if quant == "gguf":
-            from .llama_cpp import LlamaCppBackend
+            from copy_as_decode.engine.backends.llama_cpp import LlamaCppBackend
             self.device = device or "cpu"
             self.dtype = self.prefill_dtype = "q4_k_m" if model in models.BUILTINS else "gguf"
             self.model, self.tok = models.load_quantized(model, threads or len(os.sched_getaffinity(0)))
@@ -59,13 +59,13 @@ class Engine(EditFront):
             models.require_torch(f"--quant none (model {model})")
             import torch
 
-            from .torch_backend import TorchBackend
+            from copy_as_decode.engine.backends.torch_backend import TorchBackend
             if threads:
                 torch.set_num_threads(threads)
             self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
             self.dtype = dtype or ("bfloat16" if self.device.startswith("cuda") else "float32")
             self.model, self.tok = models.load(model, self.device, self.dtype)
-            # Prompts may be prefilled by a second copy in a faster dtype (engine/torch_backend.py)
+            # Prompts may be prefilled by a second copy in a faster dtype (engine/backends/torch_backend.py)
             self.prefill_dtype = prefill_dtype or self.dtype
             self.prefill_model = (self.model if self.prefill_dtype == self.dtype else
                                   models.load(model, self.device, self.prefill_dtype)[0])

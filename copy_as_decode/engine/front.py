@@ -14,11 +14,11 @@ from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Item, format_item, format_program
 from copy_as_decode.core.resolver import resolve
-
-from . import prompt, selectors
-from .request import DecodePlan, EditRequest
-from .result import EditResult
-from .stats import Stats
+from copy_as_decode.engine import selectors
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.prompts import prompt
+from copy_as_decode.engine.request import DecodePlan, EditRequest
+from copy_as_decode.engine.result import EditResult
 
 
 class EditFront:
@@ -29,7 +29,7 @@ class EditFront:
     decodes behind them, `_decode_program`, `_decode_rewrite` and `_choose`.
     """
 
-    layout = prompt.DEFAULT_LAYOUT  # where a rewrite prompt puts the instruction (engine/prompt.py LAYOUTS)
+    layout = prompt.DEFAULT_LAYOUT  # where a rewrite prompt puts the instruction (engine/prompts/prompt.py LAYOUTS)
 
     def __init__(self, tok, context: int | None, trained: bool):
         self.tok, self.context, self.trained = tok, context, trained
@@ -39,7 +39,7 @@ class EditFront:
         # tokens (held()), a rewrite of that document (the answer accepted, then refined) continues the
         # conversation and prefills only its new instruction.
         self.said: tuple[list[dict], str] | None = None
-        # The text whose rewrite prompt engine/prepare.py read ahead, in prompt.PREPARED_LAYOUT: a rewrite of
+        # The text whose rewrite prompt engine/prompts/prepare.py read ahead, in prompt.PREPARED_LAYOUT: a rewrite of
         # exactly that text uses that layout, so it finds the head in the cache.
         self.prepared: str | None = None
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from copy_as_decode.core import windows
 from copy_as_decode.core.contract import Hooks
 from copy_as_decode.core.document import split_lines
-
-from .selectors.windowed import model_choice
+from copy_as_decode.engine.selectors.windowed import model_choice
 
 # Where the search alone does not decide the place (core/search.py: no one symbol holds the code the instruction
 # quotes, and no words match MARGIN times better than the next), the model's choice among its hits decides it

@@ -1,8 +1,7 @@
 """What an edit returns: the edited document, the decode's stats and the program that makes it."""
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program
-
-from .stats import Stats
+from copy_as_decode.engine.decoding.stats import Stats
 
 
 class EditResult:

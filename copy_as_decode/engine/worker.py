@@ -32,9 +32,8 @@ from copy_as_decode.core.contract import (
 )
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
-
-from .apply import apply
-from .request import EditRequest, wire_lines
+from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest, wire_lines
 
 PROGRESS_EVERY_S = 0.2
 
@@ -154,12 +153,12 @@ class Worker:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
             if method == "locate":  # where an edit would land, without decoding it (engine/locate.py)
-                from .locate import locate
+                from copy_as_decode.engine.locate import locate
                 place = locate(self.engine, request.document, request.instruction, request.lines, request.at,
                                request.language, hooks)
                 return self.send({"id": rid, "result": place.as_dict()})
-            if method == "prepare":  # the window read while the instruction is typed (engine/prepare.py)
-                from .prepare import prepare
+            if method == "prepare":  # the window read while the instruction is typed (engine/prompts/prepare.py)
+                from copy_as_decode.engine.prompts.prepare import prepare
                 read = prepare(self.engine, request.document, request.lines, request.at, request.language, hooks)
                 return self.send({"id": rid, "result": read})
             if method == "edit":
@@ -243,7 +242,7 @@ def _out_of_memory() -> tuple:
 
 
 def _rejected_program() -> tuple:
-    """A program that does not parse or resolve, or that the local grammar refuses (engine/constraint.py, which
+    """A program that does not parse or resolve, or that the local grammar refuses (engine/decoding/constraint.py, which
     imports torch: loaded by the local engine only)."""
     constraint = sys.modules.get(f"{__package__}.constraint")
     return (ProgramSyntaxError, ResolveError) + ((constraint.GrammarError,) if constraint else ())

@@ -6,9 +6,9 @@ from urllib.parse import urlsplit
 
 from copy_as_decode.core.contract import AUTO, DEFAULT_SELECTOR
 from copy_as_decode.engine.backend import BACKENDS
+from copy_as_decode.engine.backends.models import NAMES, TINY
 from copy_as_decode.engine.defaults import BUILTIN_CONTEXT, DEFAULT_MODEL, QUANTS
-from copy_as_decode.engine.dialects import APIS
-from copy_as_decode.engine.models import NAMES, TINY
+from copy_as_decode.engine.remote.dialects import APIS
 from copy_as_decode.engine.selectors import OFFERED
 
 SECTION = "copyAsDecode"

@@ -20,10 +20,10 @@ def add_arguments(p) -> None:
     s.add_argument("--no-decontaminate", action="store_true",
                    help="keep snippets that share a line with the evaluation corpora (not recommended)")
 
-    s = sub.add_parser("export", help="write an adapter in its shipped form (bfloat16) to engine/adapters/NAME")
+    s = sub.add_parser("export", help="write an adapter in its shipped form (bfloat16) to engine/backends/adapters/NAME")
     s.add_argument("adapter", help="adapter directory written by `train sft`")
     s.add_argument("--name", required=True, help="the built-in trained model's name, e.g. qwen2.5-coder-1.5b-copy")
-    s.add_argument("--out", help="target directory (default: engine/adapters/NAME)")
+    s.add_argument("--out", help="target directory (default: engine/backends/adapters/NAME)")
 
     for name, help_ in (("sft", "LoRA fine-tuning; saves a peft adapter usable as --model BASE+ADAPTER_DIR"),
                         ("curve", "learning curve: train on the first N examples for each N, score on HumanEvalFix")):
@@ -108,13 +108,13 @@ def run(args) -> int:
     if args.action == "data":
         return run_data(args)
     if args.action == "export":
-        from copy_as_decode.engine.models import ADAPTERS
+        from copy_as_decode.engine.backends.models import ADAPTERS
 
         from .export import export
         out = Path(args.out) if args.out else ADAPTERS / args.name
         shipped = export(Path(args.adapter), out)
         print(f"wrote {out}: {shipped['tensors']} tensors, {shipped['bytes'] / 2**20:.1f} MiB, "
-              f"sha256 {shipped['sha256']} (pin it in engine/models.py ADAPTED[{args.name!r}])")
+              f"sha256 {shipped['sha256']} (pin it in engine/backends/models.py ADAPTED[{args.name!r}])")
         return 0
     if args.action == "sft":
         from .sft import train

@@ -1,6 +1,6 @@
-"""Ship a trained adapter inside the package: `train export ADAPTER_DIR --name NAME` writes engine/adapters/NAME/
+"""Ship a trained adapter inside the package: `train export ADAPTER_DIR --name NAME` writes engine/backends/adapters/NAME/
 (the LoRA weights in bfloat16, half the bytes of float32, their peft config and the run's train.json) and
-prints the sha256 that engine/models.py pins for the built-in NAME. The model card (README.md there) is
+prints the sha256 that engine/backends/models.py pins for the built-in NAME. The model card (README.md there) is
 written by hand from the held-out evaluation."""
 import json
 import shutil
@@ -14,7 +14,7 @@ def export(adapter: Path, out: Path, dtype: str = "bfloat16") -> dict:
     import torch
     from safetensors.torch import load_file, save_file
 
-    from copy_as_decode.engine.models import sha256
+    from copy_as_decode.engine.backends.models import sha256
     if not (adapter / CONFIG).is_file():
         raise ValueError(f"no adapter in {adapter} ({CONFIG} missing)")
     tensors = load_file(adapter / WEIGHTS)

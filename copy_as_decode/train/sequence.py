@@ -1,6 +1,6 @@
 """One training example as the exact token sequence the engine decodes, with its loss mask.
 
-The engine (engine/decode.py, forced-program mode) feeds: the program prompt; then each program item
+The engine (engine/decoding/decode.py, forced-program mode) feeds: the program prompt; then each program item
 tokenized on its own; right after a copy tag's last token, the copied lines tokenized in isolation;
 finally it stops at the chat end token. A training sequence is built from the same tokens (core/codec.py)
 so that the model learns in the very context it will decode in:
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from copy_as_decode.core.codec import pieces
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, parse
-from copy_as_decode.engine import models, prompt
+from copy_as_decode.engine.backends import models
+from copy_as_decode.engine.prompts import prompt
 
 IGNORE = -100
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import torch
 
+from copy_as_decode.engine.backends.prefix_cache import common_prefix
 from copy_as_decode.engine.defaults import DEFAULT_MODEL
-from copy_as_decode.engine.prefix_cache import common_prefix
 
 from .data import meta_path
 from .sequence import IGNORE, Sequence, serialize_example
@@ -180,7 +180,7 @@ def train(cfg: Config, log=lambda msg: print(msg, file=sys.stderr), model=None, 
     """Fine-tune and save the adapter to cfg.out; returns the run's record (also written to out/train.json)."""
     from tqdm import tqdm
 
-    from copy_as_decode.engine import models
+    from copy_as_decode.engine.backends import models
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
     device = cfg.device or ("cuda" if torch.cuda.is_available() else "cpu")

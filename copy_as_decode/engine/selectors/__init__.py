@@ -21,7 +21,7 @@ class Selector:
 
 
 def _registry() -> dict[str, Selector]:
-    from . import program, rewrite, windowed
+    from copy_as_decode.engine.selectors import program, rewrite, windowed
     return {s.name: s for s in (windowed.WINDOWED, windowed.ONCE, program.GRAMMAR, rewrite.VERIFIED, rewrite.FULL,
                                 program.FORCED)}
 

@@ -1,8 +1,7 @@
 """Copy/gen programs: `grammar` lets the model write one under the grammar (copies spliced into the KV cache);
 `forced` feeds a given program through the same loop (tests and benchmarks of the mechanism)."""
 from copy_as_decode.core.program import parse
-
-from . import Selector
+from copy_as_decode.engine.selectors import Selector
 
 
 def _grammar(front, request):

@@ -1,7 +1,7 @@
 """The model's own rewrite of the whole document: `full` decodes every token; `verified` drafts the document's
 next lines and checks them against the model's greedy choice in one forward, so its output is `full`'s at the
-speed of copying (engine/decode.py decode_rewrite)."""
-from . import Selector
+speed of copying (engine/decoding/decode.py decode_rewrite)."""
+from copy_as_decode.engine.selectors import Selector
 
 
 def _full(front, request):

@@ -28,11 +28,10 @@ from copy_as_decode.core.document import dedent, indent_of, reindent, split_line
 from copy_as_decode.core.oracle import line_oracle, merged
 from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
-
-from .. import prompt
-from ..result import EditResult
-from ..stats import Stats
-from . import Selector
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.prompts import prompt
+from copy_as_decode.engine.result import EditResult
+from copy_as_decode.engine.selectors import Selector
 
 
 class _Clock:

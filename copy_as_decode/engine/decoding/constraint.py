@@ -7,8 +7,7 @@ import llguidance.numpy
 import numpy as np
 
 from copy_as_decode.core.grammar import DEFAULT_RULE, program_grammar
-
-from .models import eos_id
+from copy_as_decode.engine.backends.models import eos_id
 
 
 class GrammarError(RuntimeError):

@@ -12,11 +12,10 @@ import numpy as np
 from copy_as_decode.core.codec import copied_ids
 from copy_as_decode.core.contract import CAP, CONTEXT, EOS, FENCE, Hooks
 from copy_as_decode.core.program import Copy
-
-from .decode_backend import DecodeBackend
-from .prompt import text_ids
-from .stats import Stats
-from .text_stream import TextStream
+from copy_as_decode.engine.backends.decode_backend import DecodeBackend
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.decoding.text_stream import TextStream
+from copy_as_decode.engine.prompts.prompt import text_ids
 
 
 def masked(logits: np.ndarray, allowed: np.ndarray | None) -> np.ndarray:

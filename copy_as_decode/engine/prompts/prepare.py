@@ -2,10 +2,10 @@
 will decode after, up to where the instruction goes, prefilled into the engine's cache while the user types.
 
 The edit that follows builds the same prompt with its instruction and finds that head in the cache
-(engine/decode_backend.py `start` reuses the longest common prefix), so only the instruction and what follows
+(engine/backends/decode_backend.py `start` reuses the longest common prefix), so only the instruction and what follows
 it are read once it arrives. The head is what a windowed edit's first window shows (engine/selectors/windowed.py:
 the window dedented, in a rewrite prompt), and how much of the prompt it is depends on where the layout puts the
-instruction: engine/prompt.py PREPARED_LAYOUT puts the file first, and the rewrite of exactly the prepared text
+instruction: engine/prompts/prompt.py PREPARED_LAYOUT puts the file first, and the rewrite of exactly the prepared text
 uses that layout (engine/front.py `prepared`), every other the default.
 
 A prepare is read in pieces, with a check between them, so an edit that arrives meanwhile waits at most one
@@ -16,8 +16,7 @@ import time
 from copy_as_decode.core import contract, windows
 from copy_as_decode.core.contract import Hooks
 from copy_as_decode.core.document import dedent, indent_of, split_lines
-
-from . import prompt
+from copy_as_decode.engine.prompts import prompt
 
 PIECE = 48  # tokens prefilled between two checks: an edit that arrives waits at most about one such forward
 ROOM = 256  # positions kept free after the head for the instruction, beyond the rewrite's own bound

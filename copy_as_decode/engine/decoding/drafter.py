@@ -3,8 +3,7 @@ import bisect
 
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.resolver import indent_width, shift
-
-from .prompt import text_ids
+from copy_as_decode.engine.prompts.prompt import text_ids
 
 K_MAX = 256  # the longest draft: one verification of up to this many tokens
 

@@ -10,7 +10,7 @@ class Stats:
     stop: str = ""        # why the decode ended: core.contract's EOS, FENCE, CAP, CONTEXT
     budget: int = 0       # the most tokens it could sample (core.contract.budget)
     prompt_tokens: int = 0
-    prompt_cached: int = 0  # of which came from the engine's prefix cache (engine/prefix_cache.py)
+    prompt_cached: int = 0  # of which came from the engine's prefix cache (engine/backends/prefix_cache.py)
     sampled: int = 0      # tokens chosen by the model, one forward each
     spliced: int = 0      # tokens fed without sampling: copied lines (grammar) or accepted drafts (verified)
     forced: int = 0       # tokens the grammar forced (no choice, fed with the next forward)
@@ -18,9 +18,9 @@ class Stats:
     drafted: int = 0      # draft tokens proposed to the verifier
     windows: str = ""     # the windows a windowed edit rewrote ("40-58 (fib)"), or why it took the whole file
     follows: int = 0      # rewrites that continued the last one's conversation (engine/front.py `said`)
-    prepared: int = 0     # rewrites whose prompt head was read before the instruction (engine/prepare.py)
+    prepared: int = 0     # rewrites whose prompt head was read before the instruction (engine/prompts/prepare.py)
     deleted_lines: int = 0  # non-blank lines of the document the finished edit deletes (core/deletions.py)
-    # Remote backend only (engine/remote.py), from the inference engine's own figures:
+    # Remote backend only (engine/remote/engine.py), from the inference engine's own figures:
     requests: int = 0              # completion requests sent
     remote_prompt_tokens: int = 0  # prompt tokens the engine actually prefilled (not served from its prefix cache)
     remote_cached_tokens: int = 0  # prompt tokens the engine reused from its prefix cache

@@ -1,9 +1,9 @@
 """The wire to an inference engine: completion requests over the standard library's HTTP client, with retries
-and one-line errors. What a request says and what its answer means is the server's dialect (engine/dialects.py),
+and one-line errors. What a request says and what its answer means is the server's dialect (engine/remote/dialects.py),
 chosen once, from `--api` and what `/v1/models` says the server is.
 
 Every request is a pure function of its body (greedy decoding), so a failed or timed-out one is repeated as
-it was; what a completion means for an edit is engine/remote.py's business.
+it was; what a completion means for an edit is engine/remote/engine.py's business.
 """
 import http.client
 import json
@@ -16,8 +16,7 @@ import urllib.request
 
 from copy_as_decode.core.contract import ContextError, EditError
 from copy_as_decode.engine.defaults import REQUEST_TIMEOUT
-
-from .dialects import APIS, Completion, choose
+from copy_as_decode.engine.remote.dialects import APIS, Completion, choose
 
 API_KEY_ENV = "COPY_AS_DECODE_API_KEY"
 RETRY_STATUS = (429, 502, 503, 504)

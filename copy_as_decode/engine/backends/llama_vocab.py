@@ -1,8 +1,8 @@
 """The quantized engine's tokenizer: the vocabulary and chat template its GGUF carries, read by llama.cpp.
 
 A Hugging Face tokenizer beside llama.cpp's model would be a second copy of the same vocabulary (130 MB of a
-0.5B edit's ~1 GB). This answers the few calls the engine makes of one (engine/prompt.py, engine/text_stream.py,
-engine/constraint.py, models.eos_id) with llama.cpp's own tokenizer, which gives the same ids on every document
+0.5B edit's ~1 GB). This answers the few calls the engine makes of one (engine/prompts/prompt.py, engine/decoding/text_stream.py,
+engine/decoding/constraint.py, models.eos_id) with llama.cpp's own tokenizer, which gives the same ids on every document
 the corpora hold (tests/test_llama_cpp.py compares them). The chat template is rendered by jinja2 as transformers
 renders it (a sandbox, trimmed blocks), without importing transformers.
 """
@@ -17,7 +17,7 @@ def vocab_only(path: Path) -> "VocabTokenizer":
     """The tokenizer of a GGUF file without its weights (llama.cpp's vocab_only load: ~1 s, a few MB)."""
     import llama_cpp as C
 
-    from .llama_cpp import quiet
+    from copy_as_decode.engine.backends.llama_cpp import quiet
     quiet(C)
     params = C.llama_model_default_params()
     params.vocab_only = True
@@ -95,6 +95,6 @@ class VocabTokenizer:
 
     def apply_chat_template(self, messages: list[dict], tokenize: bool = False,
                             add_generation_prompt: bool = False) -> str:
-        assert not tokenize, "the engine tokenizes the rendered prompt itself (engine/prompt.py)"
+        assert not tokenize, "the engine tokenizes the rendered prompt itself (engine/prompts/prompt.py)"
         return _template(self.chat_template).render(messages=[dict(m) for m in messages], tools=None, documents=None,
                                                     add_generation_prompt=add_generation_prompt)

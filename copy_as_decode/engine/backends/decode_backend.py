@@ -1,9 +1,9 @@
-"""What a decode backend does for the decode loops (engine/decode.py): one sequence of tokens held in a KV cache,
+"""What a decode backend does for the decode loops (engine/decoding/decode.py): one sequence of tokens held in a KV cache,
 extended by forwards, cut back by crops, and started from the longest prefix an earlier prompt left behind.
 
-Two backends implement it: llama.cpp running a GGUF as it ships (engine/llama_cpp.py: numpy, no torch, the
+Two backends implement it: llama.cpp running a GGUF as it ships (engine/backends/llama_cpp.py: numpy, no torch, the
 default on a CPU) and torch running float32 or bfloat16 weights, trained LoRA adapters included, on a CPU or a GPU
-(engine/torch_backend.py). Logits cross the protocol as float32 numpy arrays; a verification returns only the
+(engine/backends/torch_backend.py). Logits cross the protocol as float32 numpy arrays; a verification returns only the
 greedy choices, so a GPU sends back one id a position instead of a row of the vocabulary.
 """
 from collections.abc import Sequence
@@ -21,7 +21,7 @@ def common_prefix(a: Sequence, b: Sequence) -> int:
 class DecodeBackend(Protocol):
     n_vocab: int  # logits rows are this long (the model's vocabulary, which may pass the tokenizer's)
     context: int  # positions the model takes
-    max_draft: int  # the longest verification worth one forward (engine/drafter.py)
+    max_draft: int  # the longest verification worth one forward (engine/decoding/drafter.py)
 
     def start(self, ids: list[int], positions: int = 0) -> int:
         """Make the sequence ids[:-1] (its last token is the decode's first forward), reusing the longest prefix
@@ -53,4 +53,4 @@ class DecodeBackend(Protocol):
         """The prompt cache as `snapshot` held it (None: empty, the next prompt is prefilled whole)."""
 
     def token_index(self, eos: int) -> Any:
-        """llguidance's LLTokenizer of this model's vocabulary (engine/constraint.py)."""
+        """llguidance's LLTokenizer of this model's vocabulary (engine/decoding/constraint.py)."""

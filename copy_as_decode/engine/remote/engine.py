@@ -5,8 +5,8 @@ the engine decodes the program under a GBNF grammar (core/gbnf.py) until a copy 
 `"/>`), then the next completion's prompt is the previous prompt + the program so far + the copied lines'
 tokens, and the engine's prefix cache prefills only the new tokens. Prompts go as token ids built with the
 local tokenizer and chat template, so prefixes match exactly; a probe at start-up checks that the engine
-tokenizes like the local tokenizer. The requests themselves are engine/wire.py's, in the server's dialect
-(engine/dialects.py).
+tokenizes like the local tokenizer. The requests themselves are engine/remote/wire.py's, in the server's dialect
+(engine/remote/dialects.py).
 
 Nothing is applied until the whole edit has succeeded, so a repeated request never applies an edit twice.
 """
@@ -17,15 +17,22 @@ from copy_as_decode.core import gbnf
 from copy_as_decode.core.codec import copied_ids, pieces
 from copy_as_decode.core.contract import CAP, EOS, FENCE
 from copy_as_decode.core.program import Copy, Gen, format_item
+from copy_as_decode.engine.backends.models import eos_id, load_tokenizer
+from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.decoding.text_stream import TextStream
+from copy_as_decode.engine.decoding.tracker import ProgramTracker
 from copy_as_decode.engine.defaults import DEFAULT_MODEL, REQUEST_TIMEOUT
-
-from .dialects import Completion
-from .front import EditFront
-from .models import eos_id, load_tokenizer
-from .stats import Stats
-from .text_stream import TextStream
-from .tracker import ProgramTracker
-from .wire import APIS, EngineTimeout, EngineUnreachable, GrammarRefused, ModelMismatch, RemoteError, Wire  # noqa: F401  (importable with the rest of the backend)
+from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.remote.dialects import Completion
+from copy_as_decode.engine.remote.wire import (  # noqa: F401  (importable with the rest of the backend)
+    APIS,
+    EngineTimeout,
+    EngineUnreachable,
+    GrammarRefused,
+    ModelMismatch,
+    RemoteError,
+    Wire,
+)
 
 ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
 STOP_COPY = gbnf.COPY_CLOSE

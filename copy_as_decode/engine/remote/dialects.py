@@ -1,6 +1,6 @@
 """How each inference server speaks, one class a server: the body of a completion request, what its answer
 says (text, token ids, which stop fired, timings, draft counts) and its side routes (tokenize, whether it drafts,
-its draft counters). engine/wire.py chooses one when it first meets the server (`choose`) and sends what it builds.
+its draft counters). engine/remote/wire.py chooses one when it first meets the server (`choose`) and sends what it builds.
 
   LlamaCpp        the native `/completion` of `llama-server`: GBNF in `grammar`, the sampled token ids, which
                   stop fired, and timings with cached/processed prompt tokens and draft counts

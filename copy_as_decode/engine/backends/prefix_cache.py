@@ -1,7 +1,7 @@
 """torch's KV caches: the forward that fills one, and the caches of recent prompts, so an edit prefills only what
 differs from one the engine has seen.
 
-Prompts put the document before the instruction (engine/prompt.py), so a second edit of the same file
+Prompts put the document before the instruction (engine/prompts/prompt.py), so a second edit of the same file
 shares everything up to the instruction, and an edit after the first was applied shares everything up to
 the first changed line. Each entry holds a prompt's cache without its last token (the decode loop's first
 forward feeds that token and gets the first logits); a new prompt starts from a copy of the entry with the
@@ -22,7 +22,7 @@ from collections import OrderedDict
 import torch
 from transformers import DynamicCache
 
-from .decode_backend import common_prefix
+from copy_as_decode.engine.backends.decode_backend import common_prefix
 
 __all__ = ["CHUNK", "PrefixCache", "common_prefix", "forward", "new_cache"]
 
@@ -68,7 +68,7 @@ class PrefixCache:
     def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[DynamicCache, int]:
         """A cache holding ids[:-1] for decoding (in `model`'s dtype), and how many of those tokens came from an
         earlier prompt; the rest is computed by `prefill_model` (default: `model`). `positions` (how many the
-        decode may add) matters only to a cache allocated up front (engine/llama_cpp.py), and is ignored."""
+        decode may add) matters only to a cache allocated up front (engine/backends/llama_cpp.py), and is ignored."""
         prefill_model = prefill_model or model
         if self.model_id != (id(model), id(prefill_model)):  # another model's keys and values mean nothing here
             self.entries.clear()

@@ -1,12 +1,12 @@
 """The local engine's default backend: the shipped GGUF weights run in-process by llama.cpp (llama-cpp-python's
-bindings to libllama), as engine/decode_backend.py's DecodeBackend. No torch: logits are numpy arrays read from
+bindings to libllama), as engine/backends/decode_backend.py's DecodeBackend. No torch: logits are numpy arrays read from
 llama.cpp's own buffers.
 
 On a CPU a decode step reads every weight once, so its speed is the weights' size: Q4_K_M reads ~0.6 bytes a
 weight where float32 reads 4, and on a CPU llama.cpp's kernels get that gain where torch's own weight-only
 kernels do not (docs/benchmarks.md, "Quantized weights, measured"). Nothing else changes: the grammar masks,
 the splice (copied tokens in one batched `llama_decode`) and the verification (that batch's per-position
-logits) run in engine/decode.py as they do for torch.
+logits) run in engine/decoding/decode.py as they do for torch.
 
 One llama_context holds one sequence; a new prompt reuses the longest common prefix with what the context
 already holds, as llama-server's `cache_prompt` does. Batched and one-token forwards agree to quantized
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .decode_backend import common_prefix
+from copy_as_decode.engine.backends.decode_backend import common_prefix
 
 BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
 OUTPUTS = 128  # logits rows per llama_decode: a longer verification goes in pieces (each row is 0.6 MB)

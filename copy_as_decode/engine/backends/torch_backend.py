@@ -1,14 +1,14 @@
-"""The torch backend (engine/decode_backend.py's DecodeBackend): a transformers model in float32 or bfloat16, with a
-trained LoRA adapter merged in, on a CPU or a GPU, and the prompt cache of recent prompts (engine/prefix_cache.py).
+"""The torch backend (engine/backends/decode_backend.py's DecodeBackend): a transformers model in float32 or bfloat16, with a
+trained LoRA adapter merged in, on a CPU or a GPU, and the prompt cache of recent prompts (engine/backends/prefix_cache.py).
 
 Prompts may be prefilled by a second copy of the model in a faster dtype (`prefill_model`); every decode after the
 prompt runs in the model's own dtype, so the exactness of `verified` against `full` is that dtype's.
 """
 import numpy as np
 
-from .constraint import token_index
-from .drafter import K_MAX
-from .prefix_cache import PrefixCache, forward, new_cache
+from copy_as_decode.engine.backends.prefix_cache import PrefixCache, forward, new_cache
+from copy_as_decode.engine.decoding.constraint import token_index
+from copy_as_decode.engine.decoding.drafter import K_MAX
 
 
 class TorchBackend:
