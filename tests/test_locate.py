@@ -1,12 +1,13 @@
-"""The locate corpora (bench/locate_corpus.py) and what core/windows.py makes of them without a model: each
+"""The locate corpora (synthesis/locate_corpus.py) and what core/windows.py makes of them without a model: each
 one-function bug asked four ways, the function alone put back into its file, and changed lines counted
 outside the target."""
 import pytest
 
-from copy_as_decode.bench import edit_bench, locate_corpus
+from copy_as_decode.bench import edit_bench
 from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.core import windows
 from copy_as_decode.core.deletions import hunks
+from copy_as_decode.synthesis import locate_corpus
 
 
 @pytest.fixture(scope="module", params=["locate-python", "locate-js"])

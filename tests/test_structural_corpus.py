@@ -1,4 +1,4 @@
-"""The structural corpora (bench/structural_corpus.py): what is stored, and that the checks accept the reference
+"""The structural corpora (synthesis/structural_corpus.py): what is stored, and that the checks accept the reference
 edits and turn down the unchanged file, a deleted method and a missed call."""
 import ast
 import json
@@ -7,10 +7,11 @@ from argparse import Namespace
 
 import pytest
 
-from copy_as_decode.bench import heldout, structural_corpus
+from copy_as_decode.bench import heldout
 from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.bench.edit_bench import corpora_of, passes
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.synthesis import structural_corpus
 
 
 @pytest.fixture(scope="module")

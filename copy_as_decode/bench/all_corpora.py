@@ -1,10 +1,11 @@
 """Every corpus by name: those read from files (bench/corpora.py) and those built from them, the locate corpora
-(bench/locate_corpus.py) and the structural ones (bench/structural_corpus.py). Apart from bench/corpora.py,
+(synthesis/locate_corpus.py) and the structural ones (synthesis/structural_corpus.py). Apart from bench/corpora.py,
 which the builders read their cases with."""
+from copy_as_decode.synthesis.locate_corpus import build
+from copy_as_decode.synthesis.structural_corpus import load as structural
+
 from .corpora import LOCATE_CORPORA, STRUCTURAL_CORPORA, Case
 from .corpora import load as load_read
-from .locate_corpus import build
-from .structural_corpus import load as structural
 
 
 def load(name: str) -> list[Case]:

@@ -30,8 +30,8 @@ from copy_as_decode.core.resolver import resolve
 # The paper's corpora (the copy-ceiling and round-trip benchmarks pool these).
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 LONG_CORPORA = ("long-python", "long-js", "long-text")
-LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (bench/locate_corpus.py)
-STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every call updated (bench/structural_corpus.py)
+LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (synthesis/locate_corpus.py)
+STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every call updated (synthesis/structural_corpus.py)
 LANGUAGES = ("python", "javascript", "text")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0

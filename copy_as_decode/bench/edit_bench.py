@@ -17,7 +17,7 @@ OUT (JSON) holds
            sampled, copied, exact, passed, complete, stop, prefilled_tokens, second_edit_prefilled_tokens,
            second_edit_prefill_seconds, refine_seconds, refine_prefilled_tokens, refine_followed,
            refine_fresh_seconds, refine_fresh_prefilled_tokens (with --refine; null without)
-           (move-method rows add self_calls_left, bench/structural_corpus.py); first_token_seconds and
+           (move-method rows add self_calls_left, synthesis/structural_corpus.py); first_token_seconds and
            first_line_seconds (a windowed edit's first sampled token and first streamed whole line, from its
            start), and with --pick placed, decisive and locate_seconds (_placed); the `prepared` row's
            prepare_seconds (reading ahead, before its `seconds` start) and read_ahead (the share of the edit's
@@ -163,7 +163,7 @@ def passes(case, text: str) -> bool | None:
     from copy_as_decode.bench.corpora import run_tests
     from copy_as_decode.bench.functional import passes as humanevalfix_passes
     if "check" in case.extra:
-        from copy_as_decode.bench.structural_corpus import check
+        from copy_as_decode.synthesis.structural_corpus import check
         return check(case, text)
     if "tests" in case.extra:
         return run_tests(case.extra["language"], text, case.extra["tests"])
@@ -271,14 +271,14 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     row.setdefault("windows", None)
     row.setdefault("unasked", None)
     if "within" in case.extra:  # a function alone: judged in its file
-        from copy_as_decode.bench.locate_corpus import within
+        from copy_as_decode.synthesis.locate_corpus import within
         document, gold, text = case.extra["within"]["before"], case.extra["within"]["after"], within(case, text)
     if "target" in case.extra:
-        from copy_as_decode.bench.locate_corpus import unasked_lines
+        from copy_as_decode.synthesis.locate_corpus import unasked_lines
         row["unasked"] = unasked_lines(case, document, text)
     row.update(deleted_lines=deleted_lines(document, text), lines_lost=None if gold is None else lines_lost(document, text, gold))
     if "check" in case.extra:  # a structural edit: a moved line is kept, with any indentation
-        from copy_as_decode.bench import structural_corpus
+        from copy_as_decode.synthesis import structural_corpus
         row.update(lines_lost=structural_corpus.lines_lost(document, text, gold),
                    metrics=structural_corpus.extra_metrics(case, text))
     row.update(task=case.extra.get("task"), corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
@@ -448,7 +448,7 @@ def embedded_vs_alone(report: dict) -> dict:
 
 
 def locate_summary(report: dict) -> dict:
-    """Per locate corpus, selector and instruction kind (bench/locate_corpus.py): exact, tests passed, lines lost,
+    """Per locate corpus, selector and instruction kind (synthesis/locate_corpus.py): exact, tests passed, lines lost,
     changed lines outside the target function, whole-file fallbacks, and time against the same function alone
     under the same instruction (same selector; median of per-case ratios) and against the n-gram peer
     rewriting it (geometric mean)."""
@@ -623,8 +623,8 @@ def print_tables(report: dict) -> None:
 
 def run(args) -> int:
     from copy_as_decode.bench.corpora import LOCATE_CORPORA, spread, where, within_lines
-    from copy_as_decode.bench.locate_corpus import spread_bases
     from copy_as_decode.engine.backend import make_engine
+    from copy_as_decode.synthesis.locate_corpus import spread_bases
     corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)
                 if name in LOCATE_CORPORA else spread(where(within_lines(cases, args.lines), args.where), args.limit))
                for name, cases in corpora_of(args)]  # before the model loads: a missing corpus file fails at once
@@ -636,7 +636,7 @@ def run(args) -> int:
         corpora = [(name, unnamed(cases)) for name, cases in corpora]
     beside: dict = {}  # a locate case's id -> its function alone, run right after it (the same machine state)
     if args.alone:
-        from copy_as_decode.bench import locate_corpus
+        from copy_as_decode.synthesis import locate_corpus
         located = [c for name, cases in corpora if name.startswith("locate-") for c in cases]
         corpora += [(ALONE, alone(corpora))] if len(located) < sum(len(c) for _, c in corpora) else []
         beside = {a.id: a for a in locate_corpus.alone(located)}

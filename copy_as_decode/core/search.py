@@ -15,7 +15,7 @@ from .outline import Symbol
 
 TOP = 5       # candidates the model chooses among (core/windows.py)
 MARGIN = 3.0  # a first hit this much better than the rest is taken without the model (set on the development
-              # cases of bench/locate_corpus.py: every first hit at 2x or more was right there)
+              # cases of synthesis/locate_corpus.py: every first hit at 2x or more was right there)
 _QUOTED = re.compile(r"`([^`\n]+)`")
 _MISSING = re.compile(r"\s*(is|are) (missing|absent|needed)|\s*(should|must) be (added|inserted)", re.I)
 _TOKEN = re.compile(r"[A-Za-z]+|\d+")

@@ -17,7 +17,7 @@ the place cost, apart from what the words cost.
 import dataclasses
 import re
 
-from .corpora import Case, load
+from copy_as_decode.bench.corpora import Case, load, spread
 
 KINDS = ("a", "b", "c", "d")
 ALONE = "locate-alone"
@@ -139,6 +139,5 @@ def unasked_lines(case: Case, before: str, text: str) -> int:
 
 def spread_bases(cases: list[Case], limit: int) -> list[Case]:
     """All four kinds of `limit` bugs spread evenly over the corpus (bench/corpora.py spread)."""
-    from .corpora import spread
     picked = set(spread(list(dict.fromkeys(c.extra["base"] for c in cases)), limit))
     return [c for c in cases if c.extra["base"] in picked]

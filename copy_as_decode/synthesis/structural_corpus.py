@@ -31,7 +31,7 @@ out) and well-known pure-Python packages (PROJECTS; vendored copies left out). C
 files in bench/data/structural_sources.json (each file once, with project, path, version, licence, lines,
 sha256), so loading never depends on what is installed;
 
-    python -m copy_as_decode.bench.structural_corpus [--seed 0]
+    python -m copy_as_decode.synthesis.structural_corpus [--seed 0]
 
 rebuilds it from what is installed here: files in sorted order, one candidate a file drawn by the seed, the
 projects taken in turn (within one, each subpackage's files before a second file of any, and for move-method
@@ -49,9 +49,9 @@ import sysconfig
 from collections import Counter
 from pathlib import Path
 
-from .corpora import Case
+from copy_as_decode.bench.corpora import Case
 
-DATA = Path(__file__).resolve().parent / "data" / "structural_sources.json"
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data" / "structural_sources.json"
 CORPORA = ("move-method", "add-parameter")
 MOVE = ("Refactor the `{m}` method in the `{c}` class to be a stand alone, top level function. Name the new "
         "function `{m}`, exactly the same name as the existing method. Update any existing `self.{m}` calls to "
@@ -472,7 +472,7 @@ def build(seed: int = 0) -> dict:
         t = texts[key]
         files[key] = {"project": t["project"], "path": t["path"], "license": t["license"], "version": t["version"],
                       "lines": t["lines"], "sha256": hashlib.sha256(t["text"].encode()).hexdigest(), "text": t["text"]}
-    return {"about": "Files and cases of the move-method and add-parameter corpora (bench/structural_corpus.py); "
+    return {"about": "Files and cases of the move-method and add-parameter corpora (synthesis/structural_corpus.py); "
                      f"built with --seed {seed}.", "files": files,
             **{name: sorted(cases, key=lambda c: c["file"]) for name, cases in chosen.items()}}
 
@@ -484,7 +484,7 @@ def _package(key: str) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m copy_as_decode.bench.structural_corpus",
+    p = argparse.ArgumentParser(prog="python -m copy_as_decode.synthesis.structural_corpus",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=DATA)
