@@ -57,10 +57,10 @@ def test_edit_bench_runs_a_corpus_file_by_bucket_with_a_cost_curve(tmp_path, cap
          "after": module.replace("area", "size") * 3, "tests": "assert area(2, 3) == 6\n"},
         {"id": "js", "language": "javascript", "bucket": 300, "before": "const f = (x) => x + 1;\n" + "// f\n" * 8,
          "instruction": "Make f add 2.", "tests": "if (f(1) !== 2) process.exit(1);\n"},
-        {"id": "md", "language": "text", "bucket": 300, "before": "# Title\n\nSome text.\n" * 5,
+        {"id": "md", "language": "markdown", "bucket": 300, "before": "# Title\n\nSome text.\n" * 5,
          "instruction": "Fix the typo.", "after_program": '<copy lines="1-14"/><gen>Some text!\n</gen>'},
         # beyond the model's context: refused before any forward pass, left out of the cost slopes
-        {"id": "huge", "language": "text", "bucket": 3000, "before": "a b c d e\n" * 20000, "instruction": "Edit."},
+        {"id": "huge", "language": "markdown", "bucket": 3000, "before": "a b c d e\n" * 20000, "instruction": "Edit."},
     ]
     corpus = tmp_path / "mine.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in records))

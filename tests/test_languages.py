@@ -20,10 +20,11 @@ def test_an_lsp_language_id_names_its_language():
         assert languages.outline_name(languages.of_language_id(language_id)) is None
 
 
-def test_the_corpora_call_markdown_text():
-    assert {n: languages.outline_name(languages.named(n)) for n in ("python", "javascript", "text", None, "rust")} \
-        == {"python": "python", "javascript": "javascript", "text": "markdown", None: None, "rust": None}
-    assert [languages.named(n).suffixes[0].lstrip(".") for n in ("python", "javascript", "text")] == ["py", "js", "md"]
+def test_markdown_has_one_name():
+    assert {n: languages.outline_name(languages.named(n)) for n in ("python", "javascript", "markdown", None, "rust")} \
+        == {"python": "python", "javascript": "javascript", "markdown": "markdown", None: None, "rust": None}
+    assert [languages.named(n).suffixes[0].lstrip(".") for n in ("python", "javascript", "markdown")] == ["py", "js", "md"]
+    assert languages.named("text") is None and languages.named("prose") is None
 
 
 def test_the_outline_reads_every_outlined_language_in_order():

@@ -13,10 +13,10 @@ from copy_as_decode.core.document import split_lines
 from copy_as_decode.synthesis import long_corpus
 from copy_as_decode.synthesis.sources import BENCHMARK_FILES, is_benchmark_file
 
-LANGUAGE = {"long-python": "python", "long-js": "javascript", "long-text": "text"}
+LANGUAGE = {"long-python": "python", "long-js": "javascript", "long-text": "markdown"}
 KINDS = {"python": {"bug", "humanevalfix", "add-parameter", "rename-function", "add-docstring"},
          "javascript": {"bug", "humanevalfix", "add-parameter", "rename-function", "add-jsdoc"},
-         "text": {"typo", "rename-heading", "add-sentence"}}
+         "markdown": {"typo", "rename-heading", "add-sentence"}}
 FIELDS = {"id", "language", "bucket", "lines", "kind", "hinted", "source", "instruction", "before", "after_program"}
 
 
@@ -98,7 +98,7 @@ def test_sources_are_recorded_for_training_to_leave_out():
 
 
 def test_case_format_errors_name_the_line(tmp_path):
-    good = {"id": "a", "language": "text", "before": "x\n", "instruction": "Change x.",
+    good = {"id": "a", "language": "markdown", "before": "x\n", "instruction": "Change x.",
             "after_program": '<gen>y\n</gen>'}
     bad = [({k: v for k, v in good.items() if k != "instruction"}, "missing instruction"),
            (dict(good, language="rust"), "language must be"), (dict(good, tests="exit 0"), "language must be"),
@@ -106,7 +106,7 @@ def test_case_format_errors_name_the_line(tmp_path):
     path = tmp_path / "c.jsonl"
     path.write_text(json.dumps(good) + "\n")
     [case] = corpora.load_file(path)
-    assert (case.corpus, case.after, case.extra) == ("c", "y\n", {"language": "text"})
+    assert (case.corpus, case.after, case.extra) == ("c", "y\n", {"language": "markdown"})
     for record, message in bad:
         path.write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n")
         with pytest.raises(corpora.CorpusError, match=f"c.jsonl:2: .*{message}"):

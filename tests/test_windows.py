@@ -182,12 +182,11 @@ def test_every_gold_change_of_the_long_corpora_lies_in_its_windows():
     """Measured on the shipped long corpora: each case whose instruction names a symbol gets windows, and the
     gold edit's changed lines (or insertion point) are inside them; the only whole-file cases are short."""
     from copy_as_decode.bench.corpora import load, user_file
-    language = {"python": "python", "javascript": "javascript", "text": "markdown"}
     windowed = 0
     for name in ("long-python", "long-js", "long-text"):
         for case in load(name):
             before, gold = user_file(case)
-            plan = windows.find(before, case.instruction, language=language[case.extra["language"]])
+            plan = windows.find(before, case.instruction, language=case.extra["language"])
             if plan.named:  # one name defined several times: the gold edit is in one of them
                 assert any(c.start <= i1 + 1 <= c.end for c in plan.candidates for i1, *_ in hunks(before, gold))
                 continue

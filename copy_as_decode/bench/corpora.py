@@ -3,7 +3,7 @@ long-file corpora, and any JSONL file in the case format below.
 
 Case format, one JSON object a line:
   id             unique name of the case
-  language       python | javascript | text
+  language       python | javascript | markdown
   before         the document to edit
   instruction    the request, as a user would type it
   after          (optional) the gold document
@@ -32,7 +32,7 @@ CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 LONG_CORPORA = ("long-python", "long-js", "long-text")
 LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (synthesis/locate_corpus.py)
 STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every call updated (synthesis/structural_corpus.py)
-LANGUAGES = ("python", "javascript", "text")
+LANGUAGES = ("python", "javascript", "markdown")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0
 _REPO = CHECKOUT
@@ -91,7 +91,7 @@ def load_file(path, name: str | None = None) -> list[Case]:
         missing = [f for f in ("id", "language", "before", "instruction") if f not in r]
         if missing:
             raise CorpusError(f"{path}:{k}: missing {', '.join(missing)}")
-        if r["language"] not in LANGUAGES or ("tests" in r and r["language"] == "text"):
+        if r["language"] not in LANGUAGES or ("tests" in r and r["language"] == "markdown"):
             raise CorpusError(f"{path}:{k}: language must be one of {', '.join(LANGUAGES)}, and python or "
                               f"javascript for a case with tests")
         after = r.get("after")

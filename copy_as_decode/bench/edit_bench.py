@@ -7,7 +7,7 @@
 `--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
 long-python, long-js, long-text, locate-python, locate-js, move-method, add-parameter); `--corpus` any JSONL
 file in the case format, one JSON object a line:
-`id`, `language` (python | javascript | text), `before`, `instruction`, optional `after` (the gold) or
+`id`, `language` (python | javascript | markdown), `before`, `instruction`, optional `after` (the gold) or
 `after_program` (the gold as a copy/gen program over `before`), optional `tests` (a program appended to the
 edited document and run with python or node: the edit passes when it exits 0 within 10 s). Without either
 option the two HumanEvalFix corpora run.
@@ -233,7 +233,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         runs = peers[selector] if remote else engine
         if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
-        language = languages.outline_name(languages.named(case.extra.get("language")))  # `text`: Markdown
+        language = languages.outline_name(languages.named(case.extra.get("language")))
         if selector == PREPARED:  # before the instruction arrives: not timed
             from copy_as_decode.engine.prompts.prepare import prepare
             ahead = prepare(engine, document, at=case.extra.get("at"), language=language)

@@ -1,9 +1,6 @@
 """The languages edits know, each fact about them written once: a language's name, the file suffixes that mean
 it (the CLI), the LSP languageIds editors send for it (the language server), and whether core/outline.py
 reads its outline (the windowed edits, core/windows.py). A windowed edit is told a language by its name.
-
-The benchmark corpora call Markdown `text` (bench/corpora.py: python | javascript | text); ALIASES maps such
-a name to the language it means.
 """
 from dataclasses import dataclass
 
@@ -22,14 +19,12 @@ LANGUAGES = (
     Language("javascript", (".js", ".cjs", ".mjs", ".jsx"), ("javascript", "javascriptreact")),
     Language("markdown", (".md", ".markdown"), ("markdown",)),
 )
-ALIASES = {"text": "markdown"}  # the benchmark corpora's name for Markdown
 
 OUTLINED = tuple(lang.name for lang in LANGUAGES if lang.outline)
 
 
 def named(name: str | None) -> Language | None:
-    """The language called `name` (or one of its ALIASES); None for any other."""
-    name = ALIASES.get(name, name)
+    """The language called `name`; None for any other."""
     return next((lang for lang in LANGUAGES if lang.name == name), None)
 
 

@@ -242,9 +242,10 @@ def _out_of_memory() -> tuple:
 
 
 def _rejected_program() -> tuple:
-    """A program that does not parse or resolve, or that the local grammar refuses (engine/decoding/constraint.py, which
-    imports torch: loaded by the local engine only)."""
-    constraint = sys.modules.get(f"{__package__}.constraint")
+    """A program that does not parse or resolve, or that the local grammar refuses (engine/decoding/constraint.py,
+    which only the local engine loads: looked up, not imported, so that a remote worker does not load llguidance's
+    tokenizer index)."""
+    constraint = sys.modules.get("copy_as_decode.engine.decoding.constraint")
     return (ProgramSyntaxError, ResolveError) + ((constraint.GrammarError,) if constraint else ())
 
 

@@ -42,7 +42,6 @@ from copy_as_decode.core.outline import Symbol, outline
 SOURCES = ("long-python", "long-js", "long-text", "humanevalfix-python", "humanevalfix-js")
 STYLES = ("whole", "markers", "class", "column0", "lazy", "fenced", "added")
 DEVELOPMENT_EVERY = 3  # per long corpus: every third distinct source file (the 1st, 4th, 7th, ...) is a development file
-_LANGUAGE = {"python": "python", "javascript": "javascript", "text": "markdown"}
 _FENCE_TAG = {"python": "python", "javascript": "javascript", "markdown": "markdown"}
 _MARKERS = {
     "python": ("# ... existing code ...", "# ... rest of the code unchanged ...", "# ...", "..."),
@@ -71,7 +70,7 @@ def build(sources: Iterable[str] = SOURCES) -> list[dict]:
                 files.append(c.extra["source"])
         dev_files = set(files[::DEVELOPMENT_EVERY])
         for c in cases:
-            language, development = _LANGUAGE[c.extra["language"]], c.extra["source"] in dev_files
+            language, development = c.extra["language"], c.extra["source"] in dev_files
             out += blocks(f"{name}/{c.id}", language, c.before, c.after, development)
             if c.extra.get("kind") == "humanevalfix":
                 out += added(f"{name}/{c.id}", language, c, development)

@@ -30,8 +30,8 @@ _RENAME_ASKS = ("Rename the function `{old}` to `{new}` and update its uses.",
 def long_edit(f: LongFile, rng: random.Random) -> tuple[str, str, str, str] | None:
     """(kind, instruction, before, after): a localized edit of the whole file; for bug fixes the document is
     the buggy file and the target the real one."""
-    if f.language == "prose":
-        return prose_edit(Snippet(f.origin, "", f.text, "prose"), rng)
+    if f.language == "markdown":
+        return prose_edit(Snippet(f.origin, "", f.text, "markdown"), rng)
     if not (offers := f.offers()):
         return None
     kind = rng.choices(offers, [LONG_EDITS[k] for k in offers])[0]

@@ -36,7 +36,7 @@ class Snippet:
     origin: str       # file:line, for the record
     name: str         # function name ("" for prose)
     text: str
-    language: str     # python, javascript, prose
+    language: str     # python, javascript, markdown (prose: READMEs, .md and .txt files)
 
     @property
     def start(self) -> int:
@@ -48,7 +48,7 @@ class Snippet:
 class LongFile:
     origin: str
     text: str
-    language: str                        # python, javascript, prose
+    language: str                        # python, javascript, markdown
     functions: tuple[Snippet, ...] = ()  # methods named Class.method; names unique in the file
     renamable: tuple[str, ...] = ()      # top-level functions every mention of which is a use in code
 
@@ -210,7 +210,7 @@ def prose_chunks(files=None, python_root: Path = PYTHON_ROOT) -> list[Snippet]:
                 if size >= 6 and len(chunk) >= 2:
                     body = "\n\n".join(chunk) + "\n"
                     if "\t" not in body and max(map(len, body.split("\n"))) <= 100 and re.search(r"[a-z]{4}", body):
-                        out.append(Snippet(f"{origin}:{len(out)}", "", body, "prose"))
+                        out.append(Snippet(f"{origin}:{len(out)}", "", body, "markdown"))
                 chunk = []
             if para is not None and para.count("\n") < 25:
                 chunk.append(para.rstrip("\n"))
@@ -228,7 +228,7 @@ def long_files(python_root: Path = PYTHON_ROOT, js=None, prose=None) -> list[Lon
                 and not re.search(r"(?i)changelog|history|release", p.name)]  # release notes are lists, not prose
     out = []
     for language, paths in (("python", Path(python_root).glob("*.py")),
-                            ("javascript", js_files() if js is None else js), ("prose", markdown)):
+                            ("javascript", js_files() if js is None else js), ("markdown", markdown)):
         out += [f for path in _not_evaluated(paths) if (f := _long_file(path, language))]
     return out
 
@@ -243,7 +243,7 @@ def _long_file(path: Path, language: str) -> LongFile | None:
     # \r and \x0c would make ast's and tokenize's line numbers differ from split_lines'
     if not LONG_MIN <= len(lines) <= LONG_MAX or "\r" in text or "\x0c" in text:
         return None
-    if language == "prose":
+    if language == "markdown":
         return LongFile(str(path.relative_to(path.anchor)), text, language)
     if max(map(len, lines)) > 160:  # minified or generated
         return None

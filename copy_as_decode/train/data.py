@@ -53,7 +53,7 @@ DATA_VERSION = 3  # docs/training.md, "Data versions"
 # have a quarter, and long files teach the long copies of real-size documents.
 MIX = {"python-bug": 0.35, "js-bug": 0.25, "code-edit": 0.15, "prose-edit": 0.10, "long-file": 0.15}
 # Share of long files per language (Markdown files take the prose edits).
-LONG_LANGUAGES = {"python": 0.4, "javascript": 0.35, "prose": 0.25}
+LONG_LANGUAGES = {"python": 0.4, "javascript": 0.35, "markdown": 0.25}
 EVALUATION = CORPORA + LONG_CORPORA
 
 
@@ -103,7 +103,7 @@ class Sources:
             prose = decontaminate(prose, lines, set())
             long = decontaminate_long(long, lines, names)
         self.python, self.javascript, self.prose = python, javascript, prose
-        by_language = {k: [f for f in long if f.language == k and (k == "prose" or f.offers())]
+        by_language = {k: [f for f in long if f.language == k and (k == "markdown" or f.offers())]
                        for k in LONG_LANGUAGES}
         self.long = {k: files for k, files in by_language.items() if files}
         by_file: dict[str, list[Snippet]] = {}
