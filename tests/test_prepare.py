@@ -59,6 +59,18 @@ def test_a_prepared_edit_reads_only_what_follows_the_window_and_writes_what_a_co
     assert cold.prompt_cached == 0 and cold.prepared == 0
 
 
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_the_prepared_head_begins_the_very_prompt_the_edit_builds(engine, monkeypatch, ending):
+    document = DOC.replace("\n", ending)
+    prepare(engine, document, at=AT)
+    head = prompt.rewrite_head(engine.tok, engine.prepared, prompt.PREPARED_LAYOUT)
+    prompts, decode = [], engine._decode_rewrite
+    monkeypatch.setattr(engine, "_decode_rewrite", lambda plan: prompts.append(plan.ids) or decode(plan))
+    with pytest.raises(IncompleteEdit):
+        engine.edit(document, "Return None for a missing key.", "auto", at=AT, max_new_tokens=2)
+    assert len(head) > PIECE and prompts[0][:len(head)] == head
+
+
 def test_a_head_the_cache_holds_is_not_read_again(engine):
     first = prepare(engine, DOC, at=AT)
     again = prepare(engine, DOC, at=AT + 1)  # the same function

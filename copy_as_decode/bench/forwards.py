@@ -22,7 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from copy_as_decode.bench import columns
+
 LENGTHS = (512, 2048, 4096)
+COLUMNS = [("model", "<20"), ("dtype", "<9"), ("peak RSS", ">9"), ("load s", ">7"), ("tokens", ">6"),
+           ("prefill tok/s", ">13"), ("splice tok/s", ">12"), ("decode ms", ">9"), ("ceiling", ">8")]
 
 
 def add_arguments(p) -> None:
@@ -123,16 +127,14 @@ def run(args) -> int:
 
 
 def print_table(report: dict) -> None:
-    print(f"{'model':<20} {'dtype':<9} {'peak RSS':>9} {'load s':>7} {'tokens':>6} {'prefill tok/s':>13} "
-          f"{'splice tok/s':>12} {'decode ms':>9} {'ceiling':>8}")
-    for res in report["results"]:
-        for p in res["points"]:
-            print(f"{res['model']:<20} {res['dtype']:<9} {res['peak_rss_mb']:>6.0f} MB {res['load_s']:>7.1f} "
-                  f"{p['tokens']:>6} {p['prefill_tok_s']:>13.0f} {p['splice_tok_s']:>12.0f} "
-                  f"{p['decode_step_s'] * 1e3:>9.0f} {p['verified_ceiling']:>7.1f}x")
-    for p in report["mixed"]:
-        print(f"{p['model']:<20} {'mixed':<9} {'':>9} {'':>7} {p['tokens']:>6} {p['prefill_tok_s']:>13.0f} "
-              f"{p['splice_tok_s']:>12.0f} {p['decode_step_s'] * 1e3:>9.0f} {p['verified_ceiling']:>7.1f}x")
+    def speeds(p: dict) -> list:
+        return [p["tokens"], f"{p['prefill_tok_s']:.0f}", f"{p['splice_tok_s']:.0f}", f"{p['decode_step_s'] * 1e3:.0f}",
+                f"{p['verified_ceiling']:.1f}x"]
+
+    rows = [[res["model"], res["dtype"], f"{res['peak_rss_mb']:.0f} MB", f"{res['load_s']:.1f}", *speeds(p)]
+            for res in report["results"] for p in res["points"]]
+    rows += [[p["model"], "mixed", "", "", *speeds(p)] for p in report["mixed"]]
+    columns.print_table(COLUMNS, rows)
     print(f"splice: {report['splice']} tokens in one forward after the prefill, all logits; decode: median of "
           f"{report['steps']} steps; ceiling: (1/prefill + decode s) / (1/prefill + 1/splice), verified's most "
           f"over full; mixed: bfloat16 prefill, float32 splice and decode")

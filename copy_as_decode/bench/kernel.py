@@ -12,11 +12,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+from copy_as_decode.bench import columns
+
 PAPER = {8: 6.8, 512: 303.0}  # A100, Liu 2026
 SIZES = (8, 16, 32, 64, 128, 256, 512)
 CURVE = Path(__file__).parent / "data" / "kernel_curve.json"
 PEER = "llama-server"
 STEPS = 32  # decode steps a decode-step time is the median of
+COLUMNS = [("weights", "<10"), ("N", ">5"), ("parallel ms", ">12"), ("autoregr. ms", ">13"), ("speedup", ">8"),
+           ("paper", ">7"), ("rel. diff", ">10"), ("argmax same", ">12")]
 
 
 def add_arguments(p) -> None:
@@ -175,25 +179,30 @@ def run(args) -> int:
 
 
 def print_tables(report: dict) -> None:
-    print(f"{'weights':<10} {'N':>5} {'parallel ms':>12} {'autoregr. ms':>13} {'speedup':>8} {'paper':>7} "
-          f"{'rel. diff':>10} {'argmax same':>12}")
-    for r in report["runs"]:
-        for p in r["points"]:
-            paper = f"{PAPER[p['n']]:.1f}x" if p["n"] in PAPER else ""
-            print(f"{r['dtype']:<10} {p['n']:>5} {p['parallel_s'] * 1e3:>12.1f} {p['autoregressive_s'] * 1e3:>13.1f} "
-                  f"{p['speedup']:>7.1f}x {paper:>7} {p['max_rel_diff']:>10.1e} {p['argmax_agree']:>12.3f}")
+    rows = [[r["dtype"], p["n"], f"{p['parallel_s'] * 1e3:.1f}", f"{p['autoregressive_s'] * 1e3:.1f}", f"{p['speedup']:.1f}x",
+             f"{PAPER[p['n']]:.1f}x" if p["n"] in PAPER else "", f"{p['max_rel_diff']:.1e}", f"{p['argmax_agree']:.3f}"]
+            for r in report["runs"] for p in r["points"]]
+    columns.print_table(COLUMNS, rows)
     peer = next((r["decode_step_s"] for r in report["runs"] if r["quant"] == PEER), None)
-    print(f"\n{'decode step':<24} {'ms':>7} {'tokens/s':>9} {'x ' + PEER:>14}   ({report['model']}, "
-          f"{report['threads']} threads, after {report['prefix']} tokens)")
-    for r in report["runs"]:
-        name = PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"
-        ratio = "-" if peer is None else f"{r['decode_step_s'] / peer:.2f}"
-        print(f"{name:<24} {r['decode_step_s'] * 1e3:>7.1f} {1 / r['decode_step_s']:>9.1f} {ratio:>14}")
+    rows = [[_name(r), f"{r['decode_step_s'] * 1e3:.1f}", f"{1 / r['decode_step_s']:.1f}",
+             "-" if peer is None else f"{r['decode_step_s'] / peer:.2f}"] for r in report["runs"]]
+    print()
+    columns.print_table(_against_peer("decode step"), rows,
+                        f"   ({report['model']}, {report['threads']} threads, after {report['prefix']} tokens)")
     peer_batch = next((r["batch"] for r in report["runs"] if r["quant"] == PEER), None)
     if peer_batch:  # a batched forward (a prompt, a copy) is compute-bound: the same kernels should cost the same
         n = peer_batch["n"]
-        print(f"\n{'batch of ' + str(n) + ' tokens':<24} {'ms':>7} {'tokens/s':>9} {'x ' + PEER:>14}")
-        for r in report["runs"]:
-            s = peer_batch["s"] if r["quant"] == PEER else next(p["parallel_s"] for p in r["points"] if p["n"] == n)
-            name = PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"
-            print(f"{name:<24} {s * 1e3:>7.0f} {n / s:>9.1f} {s / peer_batch['s']:>14.2f}")
+        seconds = [(r, peer_batch["s"] if r["quant"] == PEER else next(p["parallel_s"] for p in r["points"] if p["n"] == n))
+                   for r in report["runs"]]
+        print()
+        columns.print_table(_against_peer(f"batch of {n} tokens"),
+                            [[_name(r), f"{s * 1e3:.0f}", f"{n / s:.1f}", f"{s / peer_batch['s']:.2f}"] for r, s in seconds])
+
+
+def _against_peer(what: str) -> list[tuple[str, str]]:
+    """The columns of a timing of each run beside llama-server's."""
+    return [(what, "<24"), ("ms", ">7"), ("tokens/s", ">9"), ("x " + PEER, ">14")]
+
+
+def _name(r: dict) -> str:
+    return PEER if r["quant"] == PEER else f"{r['quant']} ({r['dtype']})"

@@ -3,8 +3,8 @@ will decode after, up to where the instruction goes, prefilled into the engine's
 
 The edit that follows builds the same prompt with its instruction and finds that head in the cache
 (engine/backends/decode_backend.py `start` reuses the longest common prefix), so only the instruction and what follows
-it are read once it arrives. The head is what a windowed edit's first window shows (engine/selectors/windowed.py:
-the window dedented, in a rewrite prompt), and how much of the prompt it is depends on where the layout puts the
+it are read once it arrives. The head is what a windowed edit's first window shows (engine/selectors/windowed.py
+`shown_text`, in a rewrite prompt), and how much of the prompt it is depends on where the layout puts the
 instruction: engine/prompts/prompt.py PREPARED_LAYOUT puts the file first, and the rewrite of exactly the prepared text
 uses that layout (engine/front.py `prepared`), every other the default.
 
@@ -15,8 +15,10 @@ import time
 
 from copy_as_decode.core import contract, windows
 from copy_as_decode.core.contract import Hooks
-from copy_as_decode.core.document import dedent, indent_of, split_lines
+from copy_as_decode.core.document import split_lines
 from copy_as_decode.engine.prompts import prompt
+from copy_as_decode.engine.request import EditRequest
+from copy_as_decode.engine.selectors import windowed
 
 PIECE = 48  # tokens prefilled between two checks: an edit that arrives waits at most about one such forward
 ROOM = 256  # positions kept free after the head for the instruction, beyond the rewrite's own bound
@@ -29,15 +31,15 @@ def prepare(front, document: str, lines: tuple[int, int] | None = None, at: int 
     without a selection or cursor (the instruction decides the place), or an engine that keeps no cache."""
     if not hasattr(front, "prefill"):
         return {"reason": "this engine keeps no prompt cache of its own"}
-    lf = document.replace("\r\n", "\n")
-    every = split_lines(lf)
+    # the request the edit will be, but for its instruction: the document as its prompts see it (`lf`)
+    request = EditRequest(document, "", lines=lines, language=language, at=at)
+    every = split_lines(request.lf)
     if lines is None and at is None and len(every) >= windows.MIN_LINES:
         return {"reason": "no selection or cursor: the instruction will say where the edit goes"}
-    plan = windows.find(lf, "", lines, language, at=at)
+    plan = windows.find(request.lf, "", request.lines, request.language, at=request.at)
     # no window: the edit will rewrite the whole file (a short one, or one without an outline)
     w = plan.windows[0] if plan.windows else windows.Window(1, len(every), ())
-    old = "".join(every[w.start - 1: w.end])
-    shown = dedent(old, indent_of(old)) if plan.windows else lf
+    shown = windowed.shown_text(every, w) if plan.windows else request.lf
     with front.tok_lock:
         head = prompt.rewrite_head(front.tok, shown, prompt.PREPARED_LAYOUT)
     positions = contract.rewrite_bound(len(front.encode(shown))) + ROOM

@@ -162,7 +162,7 @@ def _rewrites(front, request, plan, lines: list[str], decode, clock: _Clock) -> 
         old = "".join(lines[w.start - 1: w.end])
         label = f"window {k}/{len(plan.windows)}: lines {w.start}-{w.end} ({', '.join(w.names)})"
         left = None if explicit is None else max(1, explicit - total.sampled)
-        shown = dedent(old, indent_of(old))
+        shown = shown_text(lines, w)
         request.hooks.place({"lines": [w.start, w.end], "symbols": _symbols(plan, w, request.lf), "window": k,
                              "of": len(plan.windows), "reason": plan.reason})
         streams = decode is _verified and w.to is None  # a moved window's text goes elsewhere: no preview
@@ -181,6 +181,13 @@ def _rewrites(front, request, plan, lines: list[str], decode, clock: _Clock) -> 
         total.stop = r.stats.stop
         texts[w] = r.text
     return texts, total
+
+
+def shown_text(lines: list[str], w: windows.Window) -> str:
+    """The text a window's rewrite prompt shows: its lines dedented to their common indent. engine/prompts/prepare.py
+    reads the head of that prompt ahead of the instruction, so both take the text from here."""
+    old = "".join(lines[w.start - 1: w.end])
+    return dedent(old, indent_of(old))
 
 
 def _symbols(plan, w, document: str) -> list[str]:
