@@ -293,10 +293,17 @@ def python_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
         out[row - 1] = out[row - 1][:c0] + p + out[row - 1][c1:]
         out[n.lineno - 1] = m[1] + (f"{m[2]}, " if m[2].strip() else "") + f"{p}={t.string}" + m[3]
         if valid_python(after := "".join(out)):
-            return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
-                    "instruction": f"Add a parameter `{p}` with default `{t.string}` as the last parameter of "
-                                   f"`{q}`, and use it instead of the literal `{t.string}` in the body."}
+            return _parameter_case(src, after, p, t.string, q, "default")
     return None
+
+
+def _parameter_case(src: Source, after: str, p: str, literal: str, name: str, default: str) -> dict:
+    """An add-parameter case: `p` takes the place of `literal` in `name`'s body and is its last parameter, with
+    `literal` as default (`default` words it as the shipped cases do: "default" in Python, "default value" in
+    JavaScript)."""
+    return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
+            "instruction": f"Add a parameter `{p}` with {default} `{literal}` as the last parameter of `{name}`, and "
+                           f"use it instead of the literal `{literal}` in the body."}
 
 
 def python_rename_function(src: Source, rng: random.Random, ctx) -> dict | None:
@@ -418,9 +425,7 @@ def js_add_parameter(src: Source, rng: random.Random, ctx) -> dict | None:
         out[k] = lines[k][:m.start(3)] + (f"{params.rstrip()}, " if params.strip() else "") + f"{p} = {lit}" \
             + lines[k][m.end(3):]
         if ctx.compiles(after := "".join(out)):
-            return {"kind": "add-parameter", "hinted": False, "before": src.text, "after": after,
-                    "instruction": f"Add a parameter `{p}` with default value `{lit}` as the last parameter of "
-                                   f"`{name}`, and use it instead of the literal `{lit}` in the body."}
+            return _parameter_case(src, after, p, lit, name, "default value")
     return None
 
 
