@@ -60,6 +60,7 @@ import threading
 import time
 
 from copy_as_decode.core import contract
+from copy_as_decode.core.budget import parse_budget
 from copy_as_decode.core.contract import (
     BAD_PARAMS,
     BAD_PROGRAM,
@@ -118,7 +119,7 @@ def run_edit(req: dict, info: dict) -> None:
     if not isinstance(document, str) or not isinstance(instruction, str):
         return answer(rid, error={"code": BAD_PARAMS, "message": "document and instruction must be strings"})
     try:
-        limit = contract.parse_budget(params.get("max_new_tokens"))
+        limit = parse_budget(params.get("max_new_tokens"))
     except ValueError as e:
         return answer(rid, error={"code": BAD_PARAMS, "message": str(e)})
     directives, program = parse_instruction(instruction)

@@ -282,7 +282,7 @@ def test_auto_chooses_verified_for_an_untrained_model(tiny_engine, humanevalfix_
 
 
 def test_the_auto_budget_comes_from_the_document(tiny_engine, humanevalfix_python):
-    from copy_as_decode.core.contract import program_bound, rewrite_bound
+    from copy_as_decode.core.budget import program_bound, rewrite_bound
     case = humanevalfix_python[11]
     n = len(prompt.text_ids(tiny_engine.tok, case.before))
     full = cut_off(tiny_engine, case.before, case.instruction, "full").stats

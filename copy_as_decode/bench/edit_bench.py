@@ -50,6 +50,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from copy_as_decode.core.budget import output_budget, rewrite_bound
 from copy_as_decode.engine.selectors import OFFERED, edits_windows
 
 # grammar-cold: the grammar selector with the prompt head's cache dropped before each edit, i.e. what a one-shot
@@ -142,7 +143,7 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
     from copy_as_decode.engine.prompts import prompt
     ids, fence = prompt.rewrite_prompt(engine.tok, document, instruction, engine.layout)
     n = len(prompt.text_ids(engine.tok, document))
-    plan = contract.budget(contract.rewrite_bound(n), n, len(ids), engine.context, max_new_tokens)
+    plan = output_budget(rewrite_bound(n), n, len(ids), engine.context, max_new_tokens)
     out = engine.model.generate(torch.tensor([ids], device=engine.model.device), do_sample=False,
                                 max_new_tokens=plan.limit, prompt_lookup_num_tokens=lookup,
                                 eos_token_id=engine.eos, pad_token_id=engine.eos, stop_strings=[f"\n{fence}\n"],

@@ -147,15 +147,15 @@ def compare(report: dict) -> None:
 def slot_context(tok, cases) -> int:
     """Tokens one server slot needs for the largest case: the longer prompt plus its output bound, in 1,024s."""
     from copy_as_decode.bench.corpora import user_file
-    from copy_as_decode.core import contract
+    from copy_as_decode.core.budget import rewrite_bound
     from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.prompts import prompt
     need = 0
     for case in cases:
         document = user_file(case)[0].replace("\r\n", "\n")
         n = len(prompt.text_ids(tok, document))
-        rewrite = len(prompt.rewrite_prompt(tok, document, case.instruction)[0]) + contract.rewrite_bound(n)
-        program = len(prompt.program_prompt(tok, split_lines(document), case.instruction)) + contract.rewrite_bound(n)
+        rewrite = len(prompt.rewrite_prompt(tok, document, case.instruction)[0]) + rewrite_bound(n)
+        program = len(prompt.program_prompt(tok, split_lines(document), case.instruction)) + rewrite_bound(n)
         need = max(need, rewrite, program)
     return -(-need // 1024) * 1024
 

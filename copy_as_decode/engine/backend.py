@@ -3,7 +3,7 @@
 import argparse
 import os
 
-from copy_as_decode.core import contract
+from copy_as_decode.core.budget import parse_budget
 from copy_as_decode.engine import defaults
 
 BACKENDS = ("local", "remote")
@@ -11,9 +11,9 @@ BACKEND_ENV = "COPY_AS_DECODE_BACKEND"
 
 
 def budget(value: str):
-    """argparse type of a token budget: N or auto (core/contract.py parse_budget)."""
+    """argparse type of a token budget: N or auto (core/budget.py parse_budget)."""
     try:
-        return contract.parse_budget(value)
+        return parse_budget(value)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

@@ -9,7 +9,8 @@ import time
 from dataclasses import replace
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Budget, Hooks, IncompleteEdit
+from copy_as_decode.core.budget import Budget, output_budget, program_bound, rewrite_bound
+from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Item, format_item, format_program
@@ -115,10 +116,10 @@ class EditFront:
         tag = len(self.encode(f'<copy lines="{len(lines)}-{len(lines)}"/>\n'))
         if forced is not None:  # each item alone, so every copy tag ends on a token boundary; then the end
             n = sum(len(self.encode(format_item(item))) for item in forced) + 1
-            plan = contract.budget(n, n, len(ids), self.context, None)
+            plan = output_budget(n, n, len(ids), self.context, None)
         else:
-            bound = contract.program_bound(len(self.encode(request.document)), len(lines), tag)
-            plan = contract.budget(bound, tag, len(ids), self.context, request.max_new_tokens)
+            bound = program_bound(len(self.encode(request.document)), len(lines), tag)
+            plan = output_budget(bound, tag, len(ids), self.context, request.max_new_tokens)
         items, stats = self._decode_program(DecodePlan(request, ids, plan, lines=lines, forced=forced, splice=splice))
         _finished(stats, plan)
         return EditResult(request.restore(resolve(items, lines)), stats, program=format_program(items, sep=""))
@@ -141,7 +142,7 @@ class EditFront:
             ids, fence, messages = turn
         self.said = None
         n = len(self.encode(lf))
-        plan = contract.budget(contract.rewrite_bound(n), n, len(ids), self.context, request.max_new_tokens)
+        plan = output_budget(rewrite_bound(n), n, len(ids), self.context, request.max_new_tokens)
         tokens, text, stats = self._decode_rewrite(DecodePlan(request, ids, plan, fence=fence, draft=draft))
         stats.follows, stats.prepared = int(follows), int(prepared)
         if stats.stop in NORMAL_STOPS and not prompt.rewrite_finished(text, fence, lf):

@@ -9,7 +9,8 @@ a request into decodes, each with its own plan.
 from dataclasses import dataclass, field, replace
 
 from copy_as_decode.core import contract
-from copy_as_decode.core.contract import Budget, Hooks
+from copy_as_decode.core.budget import Budget, parse_budget
+from copy_as_decode.core.contract import Hooks
 from copy_as_decode.core.document import with_line_endings
 from copy_as_decode.core.program import Item
 
@@ -29,7 +30,7 @@ class EditRequest:
     drafts: str = ""                    # more lines a verified rewrite may draft from (an applied block's part)
 
     def __post_init__(self):
-        object.__setattr__(self, "max_new_tokens", contract.parse_budget(self.max_new_tokens))
+        object.__setattr__(self, "max_new_tokens", parse_budget(self.max_new_tokens))
 
     @classmethod
     def from_wire(cls, p: dict, hooks: Hooks = Hooks()) -> "EditRequest":

@@ -11,8 +11,8 @@ import sys
 import threading
 import time
 
-from copy_as_decode.core import contract
 from copy_as_decode.core.block_merge import MergeError
+from copy_as_decode.core.budget import parse_budget
 from copy_as_decode.core.contract import (
     BAD_PARAMS,
     BAD_PROGRAM,
@@ -257,4 +257,4 @@ def _apply_args(p: dict) -> dict:
         raise TypeError("`language` must be a string")
     lines = wire_lines(p)
     return {"document": p["document"], "block": p["block"], "language": language,
-            "max_new_tokens": contract.parse_budget(p.get("max_new_tokens")), "lines": lines}
+            "max_new_tokens": parse_budget(p.get("max_new_tokens")), "lines": lines}

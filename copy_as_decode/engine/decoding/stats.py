@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 class Stats:
     selector: str = ""    # the selector that ran (what `auto` chose)
     stop: str = ""        # why the decode ended: core.contract's EOS, FENCE, CAP, CONTEXT
-    budget: int = 0       # the most tokens it could sample (core.contract.budget)
+    budget: int = 0       # the most tokens it could sample (core/budget.py output_budget)
     prompt_tokens: int = 0
     prompt_cached: int = 0  # of which came from the engine's prefix cache (engine/backends/prefix_cache.py)
     sampled: int = 0      # tokens chosen by the model, one forward each

@@ -13,7 +13,8 @@ piece; what was read by then stays in the cache and still counts.
 """
 import time
 
-from copy_as_decode.core import contract, windows
+from copy_as_decode.core import windows
+from copy_as_decode.core.budget import rewrite_bound
 from copy_as_decode.core.contract import Hooks
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.engine.prompts import prompt
@@ -42,7 +43,7 @@ def prepare(front, document: str, lines: tuple[int, int] | None = None, at: int 
     shown = windowed.shown_text(every, w) if plan.windows else request.lf
     with front.tok_lock:
         head = prompt.rewrite_head(front.tok, shown, prompt.PREPARED_LAYOUT)
-    positions = contract.rewrite_bound(len(front.encode(shown))) + ROOM
+    positions = rewrite_bound(len(front.encode(shown))) + ROOM
     front.prepared = shown
     start, cached = time.perf_counter(), front.held(head)
     for end in range(cached + PIECE, len(head) + PIECE, PIECE):
