@@ -8,7 +8,7 @@
 #   scripts/build-llama-cpp.sh              build if needed
 #   LLAMA_CPP_PYTHON_SDIST=path.tar.gz ...  use an already downloaded source package
 #
-# Takes 4-8 minutes on 2 cores, once a machine. Needs cmake and a C++17 compiler.
+# Takes 3-8 minutes on 2 cores, once a machine. Needs cmake and a C++17 compiler.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
@@ -29,7 +29,7 @@ if [ -n "$wheel" ]; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/llama-cpp-build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "setup: building llama.cpp for the quantized model (once; 4-8 minutes on 2 cores) ..." >&2
+echo "setup: building llama.cpp for the quantized model (once; 3-8 minutes on 2 cores) ..." >&2
 sdist=$(llama_cpp_sdist "$work")
 "$pip" install -q scikit-build-core==1.1.2 pathspec==1.1.1  # its build backend, pinned (no build isolation)
 start=$(date +%s)
