@@ -1,12 +1,14 @@
-"""What the edit command is asked (EditCommand) and what came of it (Outcome), as JSON on the wire, and the
-names of the commands and code actions the editor sees."""
+"""What the edit command is asked (EditCommand), read from the editor's JSON and said to the worker, what came
+of it (Outcome), and the names of the commands and code actions the editor sees."""
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from lsprotocol import types
 
-from .positions import Hunk
+from copy_as_decode.core import languages
+
+from . import positions
 
 EDIT_COMMAND = "copyAsDecode.edit"
 APPLY_COMMAND = "copyAsDecode.apply"
@@ -61,6 +63,19 @@ class EditCommand:
             out["position"] = position_json(self.position)
         return out
 
+    def worker_params(self, doc, index: positions.LineIndex) -> dict:
+        """What the worker is asked of `doc` (docs/worker-protocol.md): the document, the selection's `lines`,
+        the cursor's line `at` (not for a block, which says where it goes) and the outline's `language`; the
+        server's settings add the rest (server/edit_run.py)."""
+        params: dict = {"document": doc.source}
+        if self.range is not None:
+            params["lines"] = positions.selected_lines(doc.source, index, self.range)
+        if self.position is not None and self.block is None:
+            params["at"] = positions.line_of(doc.source, index, self.position)
+        if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
+            params["language"] = language  # how a windowed edit reads the outline
+        return params
+
 
 def parse_range(obj) -> types.Range | None:
     if obj is None:
@@ -113,7 +128,7 @@ class Outcome:
     edits: list[types.TextEdit] = field(default_factory=list)
     stats: dict | None = None
     message: str = ""
-    hunks: list[Hunk] = field(default_factory=list)  # one per edit
+    hunks: list[positions.Hunk] = field(default_factory=list)  # one per edit
     reviewed: bool = False  # the edit goes to the client as hunks that need confirmation
     warning: str | None = None  # why the edit may only be reviewed (it deletes lines unasked)
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from copy_as_decode.core import deletions, languages
+from copy_as_decode.core import deletions
 from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG, IncompleteEdit
 
 from . import positions
@@ -106,7 +106,7 @@ class EditRunner:
         what = "instruction" if req.block is None else "block"
         if _not_unicode(req.instruction if req.block is None else req.block) is not None:
             return self._fail(req, Status.ERROR, f"the {what} holds text that is not valid Unicode; nothing was changed")
-        params = {**_place(req, doc, index), "max_new_tokens": settings.budget}
+        params = {**req.worker_params(doc, index), "max_new_tokens": settings.budget}
         params.update({"instruction": req.instruction, "selector": settings.selector} if req.block is None
                       else {"block": req.block})
         language = params.get("language")
@@ -189,7 +189,7 @@ class EditRunner:
             return {"reason": "the document holds text that is not valid Unicode"}
         try:
             async with asyncio.timeout(settings.timeout or None):
-                return await self.worker.edit(_place(req, doc, self.index(doc)), key=PREPARE_KEY, method="prepare")
+                return await self.worker.edit(req.worker_params(doc, self.index(doc)), key=PREPARE_KEY, method="prepare")
         except (TimeoutError, WorkerError) as e:  # Superseded and RequestCancelled are WorkerErrors
             return {"reason": str(e) or type(e).__name__}
 
@@ -202,19 +202,6 @@ class EditRunner:
               stats=None) -> Outcome:
         self.tell(kind, message)
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
-
-
-def _place(req: EditCommand, doc, index: positions.LineIndex) -> dict:
-    """The worker params that say where an edit of `doc` lands: the document, the selection's `lines`, the
-    cursor's line `at` (not for a block, which says where it goes) and the outline's `language`."""
-    params: dict = {"document": doc.source}
-    if req.range is not None:
-        params["lines"] = positions.selected_lines(doc.source, index, req.range)
-    if req.position is not None and req.block is None:
-        params["at"] = positions.line_of(doc.source, index, req.position)
-    if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
-        params["language"] = language  # how a windowed edit reads the outline
-    return params
 
 
 def _merged(text: str, block: str, language: str | None) -> str | None:
