@@ -39,3 +39,15 @@ def test_a_registered_selector_runs_through_the_front_with_its_checks(tiny_engin
     assert "<gen>A = 1" in result.program  # made when asked, from the two texts
     with pytest.raises(ValueError, match="unknown selector 'nope'"):
         tiny_engine.edit("a = 1\n", "x", "nope")
+
+
+def test_the_front_offers_what_selectors_ask():
+    """Selectors are written against selectors.Front; engine/front.py EditFront, which every engine is, offers it
+    with the same parameters, so a change to one side shows here rather than in a selector's first run."""
+    import inspect
+
+    from copy_as_decode.engine.front import EditFront
+    assert isinstance(EditFront(None, None, False), selectors.Front)
+    for name in ("program", "rewrite", "choose"):
+        ours, theirs = (inspect.signature(getattr(c, name)) for c in (EditFront, selectors.Front))
+        assert list(ours.parameters) == list(theirs.parameters), name

@@ -107,7 +107,7 @@ class LlamaCppLM:
 
 
 class LlamaCppBackend:
-    """engine/decode_backend.DecodeBackend on one resident sequence: a new prompt reuses the longest prefix it
+    """engine/backends/decode_backend.py DecodeBackend on one resident sequence: a new prompt reuses the longest prefix it
     shares with whatever the context holds (the last prompt and its answer)."""
 
     def __init__(self, lm: LlamaCppLM):

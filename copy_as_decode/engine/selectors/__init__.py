@@ -5,16 +5,39 @@ The CLI's `--selector`, the worker, the language server's `selector` setting, th
 this registry, so a new selector is a new module here and its entry below.
 """
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
-from copy_as_decode.core.contract import AUTO
+from copy_as_decode.core.contract import AUTO, Hooks
+from copy_as_decode.core.program import Item
+from copy_as_decode.engine.request import EditRequest
+from copy_as_decode.engine.result import EditResult
+
+
+@runtime_checkable
+class Front(Protocol):
+    """What a selector asks of the engine (engine/front.py EditFront implements it): a program's decode (the
+    model's choice, or `forced` items fed), a rewrite's (drafted from the document or not), a constrained choice
+    among `options` (None where the engine cannot constrain one), and the tokenizer with its lock."""
+    tok: Any
+    tok_lock: AbstractContextManager
+
+    def program(self, request: EditRequest, forced: list[Item] | None, splice: bool = True) -> EditResult: ...
+
+    def rewrite(self, request: EditRequest, draft: bool) -> EditResult: ...
+
+    def choose(self, ids: list[int], options: list[str], hooks: Hooks) -> tuple[str, float] | None: ...
+
+
+Run = Callable[[Front, EditRequest], EditResult]  # a selector's edit of a request
 
 
 @dataclass(frozen=True)
 class Selector:
     name: str
     help: str  # one line, for the CLI, the editor settings and the docs
-    run: Callable  # (engine.front.EditFront, engine.request.EditRequest) -> engine.result.EditResult
+    run: Run
     program: bool = False  # decodes a copy/gen program (its prompt shows numbered lines)
     offered: bool = True   # False: a given program fed through the engine (tests, benchmarks), not the model's answer
     windows: bool = False  # edits the windows core/windows.py finds (stats.windows names them)

@@ -30,8 +30,9 @@ from copy_as_decode.core.program import Copy, Gen, Item, format_program
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.prompts import prompt
+from copy_as_decode.engine.request import EditRequest
 from copy_as_decode.engine.result import EditResult
-from copy_as_decode.engine.selectors import Selector
+from copy_as_decode.engine.selectors import Front, Run, Selector
 
 
 class _Clock:
@@ -85,17 +86,17 @@ def _trailing_blanks(text: str) -> int:
     return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
 
 
-def _verified(front, part):
+def _verified(front: Front, part: EditRequest) -> EditResult:
     return front.rewrite(part, draft=True)
 
 
-def _program(front, part):
+def _program(front: Front, part: EditRequest) -> EditResult:
     return front.program(part, None, splice=False)
 
 
-def edit(front, request, decode=_verified):
-    """-> engine.result.EditResult; `decode` edits each window (a part request); the whole file (`verified`) when no
-    window is found, and stats say why."""
+def edit(front: Front, request: EditRequest, decode: Run = _verified) -> EditResult:
+    """`decode` edits each window (a part request); the whole file (`verified`) when no window is found, and
+    stats say why."""
     instruction, hooks, clock = request.instruction, request.hooks, _Clock()
     lines = split_lines(request.lf)
     plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
@@ -151,7 +152,7 @@ def edit(front, request, decode=_verified):
     return EditResult(text, total, program=format_program(merged(items)))
 
 
-def _rewrites(front, request, plan, lines: list[str], decode, clock: _Clock) -> tuple[dict, Stats]:
+def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode, clock: _Clock) -> tuple[dict, Stats]:
     """Each window's rewrite by the model (dedented, as the window was shown), the moved window's first: the
     function it writes says how the calls of a moved method read (core/windows.py `Window.calls`, which the
     model does not rewrite)."""
@@ -218,7 +219,7 @@ def _put_back(old: str, rewrite: str) -> str:
     return new + "\n" * max(0, _trailing_blanks(old) - _trailing_blanks(new))
 
 
-def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks):
+def _model_choice(front: Front, plan, lines: list[str], instruction: str, hooks: Hooks):
     """The model picks one of the plan's candidates (a short constrained decode over their names and first
     lines); the whole file is edited when it cannot choose, or is not confident (core/windows.py chosen)."""
     picked = model_choice(front, plan.candidates, lines, instruction, hooks)
@@ -227,7 +228,7 @@ def _model_choice(front, plan, lines: list[str], instruction: str, hooks: Hooks)
     return windows.chosen(plan, lines, *picked)
 
 
-def model_choice(front, candidates: list, lines: list[str], instruction: str, hooks: Hooks):
+def model_choice(front: Front, candidates: list, lines: list[str], instruction: str, hooks: Hooks):
     """(the candidate symbol the model chooses, the probability it gave it), or None where the engine cannot
     constrain a choice."""
     with front.tok_lock:
@@ -259,7 +260,7 @@ def _placed(items: list[Item], after: int, to: int, moved: list[Item]) -> list[I
     return items + ([Copy(after, to)] if to >= after else []) + moved
 
 
-def once(front, request):
+def once(front: Front, request: EditRequest) -> EditResult:
     return edit(front, request, _program)
 
 
