@@ -245,7 +245,7 @@ def _words(name: str) -> str:
     return " ".join(words).capitalize() + "." if len(words) > 1 else ""
 
 
-def python_bug(src: Source, rng: random.Random, ctx) -> dict | None:
+def python_bug_case(src: Source, rng: random.Random, ctx) -> dict | None:
     lines = split_lines(src.text)
     funcs = [(q, n) for q, n in unique_defs(ast.parse(src.text)) if 5 <= n.end_lineno - first_line(n) + 1 <= 60]
     rng.shuffle(funcs)
@@ -386,7 +386,7 @@ def _js_decls(lines: list[str]) -> list[tuple[int, int, str, str]]:
     return [d for d in found if counts[d[2]] == 1]
 
 
-def js_bug(src: Source, rng: random.Random, ctx) -> dict | None:
+def js_bug_case(src: Source, rng: random.Random, ctx) -> dict | None:
     snippets = js_functions([src.path])
     counts = Counter(s.name for s in snippets)
     rng.shuffle(snippets)
@@ -565,9 +565,9 @@ def text_add_sentence(src: Source, rng: random.Random, ctx) -> dict | None:
 
 
 MAKERS = {
-    "python": {"bug": python_bug, "humanevalfix": python_humanevalfix, "add-parameter": python_add_parameter,
+    "python": {"bug": python_bug_case, "humanevalfix": python_humanevalfix, "add-parameter": python_add_parameter,
                "rename-function": python_rename_function, "add-docstring": python_add_docstring},
-    "javascript": {"bug": js_bug, "humanevalfix": js_humanevalfix, "add-parameter": js_add_parameter,
+    "javascript": {"bug": js_bug_case, "humanevalfix": js_humanevalfix, "add-parameter": js_add_parameter,
                    "rename-function": js_rename_function, "add-jsdoc": js_add_jsdoc},
     "markdown": {"typo": text_typo, "rename-heading": text_rename_heading, "add-sentence": text_add_sentence},
 }
