@@ -33,6 +33,7 @@ from copy_as_decode.engine.prompts import prompt
 from copy_as_decode.engine.request import EditRequest
 from copy_as_decode.engine.result import EditResult
 from copy_as_decode.engine.selectors import Front, Run, Selector
+from copy_as_decode.engine.selectors.rewrite import VERIFIED
 
 
 class _Clock:
@@ -86,15 +87,11 @@ def _trailing_blanks(text: str) -> int:
     return next((k for k, line in enumerate(reversed(lines)) if line.strip()), len(lines))
 
 
-def _verified(front: Front, part: EditRequest) -> EditResult:
-    return front.rewrite(part, draft=True)
-
-
 def _program(front: Front, part: EditRequest) -> EditResult:
     return front.program(part, None, splice=False)
 
 
-def edit(front: Front, request: EditRequest, decode: Run = _verified) -> EditResult:
+def edit(front: Front, request: EditRequest, decode: Run = VERIFIED.run) -> EditResult:
     """`decode` edits each window (a part request); the whole file (`verified`) when no window is found, and
     stats say why."""
     instruction, hooks, clock = request.instruction, request.hooks, _Clock()
@@ -108,7 +105,7 @@ def edit(front: Front, request: EditRequest, decode: Run = _verified) -> EditRes
         whole = _Labelled(hooks, "", clock, (1, len(lines)), "", prompt.fence_for(request.lf))
         began = clock.since()
         try:
-            result = front.rewrite(replace(request, hooks=whole), draft=True)
+            result = VERIFIED.run(front, replace(request, hooks=whole))
         except IncompleteEdit as e:
             clock.decoded(began, e.stats)
             e.stats.selector, e.stats.windows = "verified", f"whole file: {plan.reason}"
@@ -152,7 +149,7 @@ def edit(front: Front, request: EditRequest, decode: Run = _verified) -> EditRes
     return EditResult(text, total, program=format_program(merged(items)))
 
 
-def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode, clock: _Clock) -> tuple[dict, Stats]:
+def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode: Run, clock: _Clock) -> tuple[dict, Stats]:
     """Each window's rewrite by the model (dedented, as the window was shown), the moved window's first: the
     function it writes says how the calls of a moved method read (core/windows.py `Window.calls`, which the
     model does not rewrite)."""
@@ -166,7 +163,7 @@ def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode
         shown = shown_text(lines, w)
         request.hooks.place({"lines": [w.start, w.end], "symbols": _symbols(plan, w, request.lf), "window": k,
                              "of": len(plan.windows), "reason": plan.reason})
-        streams = decode is _verified and w.to is None  # a moved window's text goes elsewhere: no preview
+        streams = decode is VERIFIED.run and w.to is None  # a moved window's text goes elsewhere: no preview
         labelled = _Labelled(request.hooks, label, clock, (w.start, w.end) if streams else None, indent_of(old),
                              prompt.fence_for(shown))
         part = request.part(shown, left, labelled, w.note)
