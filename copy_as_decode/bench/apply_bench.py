@@ -71,7 +71,7 @@ def chosen(args) -> list[dict]:
 def judge(case: dict, text: str, written: bool) -> dict:
     """What a result did: exact, markers leaked, lines lost, parse failure written."""
     from copy_as_decode.core import lazy_block
-    from copy_as_decode.core.block_merge import parses
+    from copy_as_decode.core.syntax_check import new_errors
     from copy_as_decode.core.deletions import lines_lost
     from copy_as_decode.core.document import split_lines
     before, gold = case["before"], case["after"]
@@ -80,11 +80,9 @@ def judge(case: dict, text: str, written: bool) -> dict:
     markers = {block_lines[k].strip() for k in read.markers}
     own = {line.strip() for line in split_lines(before)}
     leaked = sum(1 for line in split_lines(text) if line.strip() in markers and line.strip() not in own)
-    code = case["language"] in ("python", "javascript")
     return {"exact": text == gold, "written": written, "markers_leaked": leaked,
             "lines_lost": lines_lost(before, text, gold),
-            "parse_failure": bool(written and code and parses(before, case["language"])
-                                  and not parses(text, case["language"])),
+            "parse_failure": bool(written and new_errors(before, text, case["language"])),
             "blank_lines_only": text != gold and [x for x in split_lines(text) if x.strip()] ==
             [x for x in split_lines(gold) if x.strip()]}
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from . import lazy_block
 from .document import indent_of, split_lines, with_line_endings
 from .outline import Symbol, outline
+from .syntax_check import new_errors
 
 
 class MergeError(ValueError):
@@ -78,8 +79,9 @@ def merge(document: str, block: str, language: str | None = None) -> Merge:
     merger = _Merger(split_lines(lf), file_symbols, language, read)
     merger.run()
     text = merger.apply()
-    if language in ("python", "javascript") and parses(lf, language) and not parses(text, language):
-        raise MergeError(f"the merged file would no longer parse as {language.capitalize()}; nothing was changed")
+    if broken := new_errors(lf, text, language):
+        raise MergeError(f"the merged file would no longer parse as {language.capitalize()} "
+                         f"({broken[0].describe()}); nothing was changed")
     return Merge(with_line_endings(document, text), language, merger.placed, merger.pending)
 
 
@@ -543,15 +545,3 @@ def _head(lines: list[str], language: str | None) -> int:
     while k < len(lines) and (not lines[k].strip() or lines[k].lstrip().startswith(("#", "//", "'use strict'", '"use strict"'))):
         k += 1
     return k
-
-
-def parses(text: str, language: str) -> bool:
-    """Whether Python's parser, or tree-sitter for JavaScript, reads `text` without error."""
-    if language == "python":
-        try:
-            ast.parse(text)
-        except (SyntaxError, ValueError):
-            return False
-        return True
-    from .outline import _js_parser
-    return not _js_parser().parse(text.encode()).root_node.has_error

@@ -17,6 +17,7 @@ from copy_as_decode.core import block_merge, lazy_block
 from copy_as_decode.core.contract import EOS, Hooks
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import outline
+from copy_as_decode.core.syntax_check import new_errors
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.result import EditResult
 
@@ -80,6 +81,6 @@ def _check(document: str, block: str, text: str, language: str | None) -> None:
     leaked = [line.strip() for line in split_lines(text) if line.strip() in markers and line.strip() not in own]
     if leaked:
         raise block_merge.MergeError(f"the result would hold the lazy marker `{leaked[0]}`; nothing was changed")
-    if language in ("python", "javascript") and block_merge.parses(document, language) and \
-            not block_merge.parses(text, language):
-        raise block_merge.MergeError(f"the result would no longer parse as {language.capitalize()}; nothing was changed")
+    if broken := new_errors(document, text, language):
+        raise block_merge.MergeError(f"the result would no longer parse as {language.capitalize()} "
+                                     f"({broken[0].describe()}); nothing was changed")
