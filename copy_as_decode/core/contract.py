@@ -14,9 +14,12 @@ DEFAULT_SELECTOR = AUTO
 # Why a decode stopped. Only the first two are a finished edit; any other stop changes nothing. PARTIAL: a
 # rewrite that ended with a part of the file (under half of its lines, or ended by end of sequence inside its
 # block short of the file's last line): small models answer with the edited function alone. SKIPPED: a
-# finished edit that drops a run of lines unasked, anywhere in the document (core/deletions.py).
+# finished edit that drops a run of lines or a statement unasked, anywhere in the document (core/deletions.py).
+# UNPARSED: a finished edit whose result has parse errors its original had not (core/syntax_check.py). Both
+# carry the refused result (IncompleteEdit.text), which editors offer for review and never apply unreviewed.
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
-SKIPPED = "skipped"
+SKIPPED, UNPARSED = "skipped", "unparsed"
+REVIEWABLE = (SKIPPED, UNPARSED)
 NORMAL_STOPS = (EOS, FENCE)
 
 # Worker error codes (docs/worker-protocol.md); JSON-RPC's own below -32000.
@@ -24,8 +27,11 @@ PARSE_ERROR, INVALID_REQUEST, NO_METHOD, BAD_PARAMS = -32700, -32600, -32601, -3
 E_CANCELLED = -32800
 ENGINE_ERROR, TOO_LONG, OUT_OF_MEMORY, BAD_PROGRAM, INCOMPLETE = 1000, 1001, 1002, 1003, 1004
 
-# CLI exit codes (README "Command line")
-EXIT_ERROR, EXIT_INCOMPLETE, EXIT_INTERRUPTED = 2, 3, 130
+# CLI exit codes (README "Command line"). EXIT_UNCHANGED: the edit or apply finished and its result is the
+# file as it was (the model answered the window as it was; the block is already in the file): nothing written.
+EXIT_ERROR, EXIT_INCOMPLETE, EXIT_UNCHANGED, EXIT_INTERRUPTED = 2, 3, 4, 130
+# The status a worker and the language server answer for such a result, beside "applied"
+UNCHANGED = "unchanged"
 
 
 class EditError(Exception):
