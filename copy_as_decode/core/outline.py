@@ -5,10 +5,10 @@ Markdown). Windowed edits (core/windows.py) find the part of a file an instructi
 import ast
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .document import split_lines
 from .languages import OUTLINED
+from .parsers import parse
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,6 @@ _JS_STATEMENTS = {"lexical_declaration", "variable_declaration", "expression_sta
                   "pair", "field_definition", "public_field_definition"}
 
 
-@lru_cache(maxsize=1)
-def _js_parser():
-    import tree_sitter
-    import tree_sitter_javascript
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
-
-
 def _js_name(node) -> str | None:
     """The name a function or class is known by: its own, or what it is assigned to."""
     own = node.child_by_field_name("name")
@@ -101,8 +94,7 @@ def _js_name(node) -> str | None:
 
 
 def javascript(document: str) -> list[Symbol]:
-    data = document.encode()
-    tree = _js_parser().parse(data)
+    tree = parse(document, "javascript")
     if tree.root_node.has_error:
         return []
     out = []

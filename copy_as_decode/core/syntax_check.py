@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .document import split_lines
+from .parsers import GRAMMARS, parse
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,10 @@ def tree_errors(tree, text: str) -> list[ParseError]:
     return out
 
 
-def _javascript(text: str) -> list[ParseError]:
-    from .outline import _js_parser
-    return tree_errors(_js_parser().parse(text.encode()), text)
+def _tree_sitter(language: str):
+    def read(text: str) -> list[ParseError]:
+        return tree_errors(parse(text, language), text)
+    return read
 
 
-_READERS = {"python": _python, "javascript": _javascript}
+_READERS = {"python": _python, **{name: _tree_sitter(name) for name in GRAMMARS}}

@@ -23,7 +23,7 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
-from . import search
+from . import parsers, search
 from .document import split_lines
 from .outline import Symbol, outline
 
@@ -319,8 +319,7 @@ def _identifier_lines(document: str, language: str, names: set[str]) -> set[int]
             return {t.start[0] for t in toks if t.type == tokenize.NAME and t.string in names}
         except (tokenize.TokenError, SyntaxError):
             return set()
-    from .outline import _js_parser
-    out, stack = set(), [_js_parser().parse(document.encode()).root_node]
+    out, stack = set(), [parsers.parse(document, language).root_node]
     while stack:
         node = stack.pop()
         if node.type in ("identifier", "property_identifier", "shorthand_property_identifier") and \
