@@ -1,6 +1,8 @@
 """The languages edits know, each fact about them written once: a language's name, the file suffixes that mean
 it (the CLI), the LSP languageIds editors send for it (the language server), and whether core/outline.py
 reads its outline (the windowed edits, core/windows.py). A windowed edit is told a language by its name.
+Each language here but Python and Markdown has a tree-sitter grammar in core/parsers.py and, but JavaScript,
+its definitions in core/queries/NAME.scm (docs/languages.md).
 """
 from dataclasses import dataclass
 
@@ -11,16 +13,32 @@ class Language:
     suffixes: tuple[str, ...]       # lower case, with the dot; the first is the usual one
     language_ids: tuple[str, ...]   # LSP languageIds
     outline: bool = True            # core/outline.py reads its outline
+    detected: bool = False          # core/outline.py tries it on a document of no known language
 
 
-# in the order core/outline.py tries them on a document of no known language
+# those detected in the order core/outline.py tries them on a document of no known language
 LANGUAGES = (
-    Language("python", (".py", ".pyi"), ("python",)),
-    Language("javascript", (".js", ".cjs", ".mjs", ".jsx"), ("javascript", "javascriptreact")),
-    Language("markdown", (".md", ".markdown"), ("markdown",)),
+    Language("python", (".py", ".pyi"), ("python",), detected=True),
+    Language("javascript", (".js", ".cjs", ".mjs", ".jsx"), ("javascript", "javascriptreact"), detected=True),
+    Language("markdown", (".md", ".markdown"), ("markdown",), detected=True),
+    Language("typescript", (".ts", ".mts", ".cts"), ("typescript",)),
+    Language("tsx", (".tsx",), ("typescriptreact",)),
+    Language("go", (".go",), ("go",)),
+    Language("rust", (".rs",), ("rust",)),
+    Language("java", (".java",), ("java",)),
+    Language("c", (".c", ".h"), ("c",)),
+    Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",)),
+    Language("csharp", (".cs",), ("csharp",)),
+    Language("ruby", (".rb", ".rake", ".gemspec"), ("ruby",)),
+    Language("php", (".php",), ("php",)),
+    Language("kotlin", (".kt", ".kts"), ("kotlin",)),
+    Language("swift", (".swift",), ("swift",)),
+    Language("lua", (".lua",), ("lua",)),
+    Language("bash", (".sh", ".bash"), ("shellscript",)),
 )
 
 OUTLINED = tuple(lang.name for lang in LANGUAGES if lang.outline)
+DETECTED = tuple(lang.name for lang in LANGUAGES if lang.detected)
 
 
 def named(name: str | None) -> Language | None:

@@ -1,21 +1,30 @@
-"""A document's outline: its functions, classes and methods (Python, JavaScript) or sections (Markdown), each
-with the lines it spans, read with a real parser (Python's `ast`, tree-sitter for JavaScript, markdown-it for
-Markdown). Windowed edits (core/windows.py) find the part of a file an instruction is about here.
+"""A document's outline: its functions, classes and methods or sections (Markdown), each with the lines it
+spans, read with a real parser (Python's `ast`, tree-sitter for JavaScript and the languages of
+core/queries/, markdown-it for Markdown). Windowed edits (core/windows.py) find the part of a file an
+instruction is about here.
+
+What a tree-sitter language's definitions are is data: core/queries/LANGUAGE.scm captures each definition's
+node as `@definition.KIND` and its name as `@name` (and a Go method's receiver type as `@scope`), as
+tree-sitter's own tags.scm files do; `tagged` reads any of them. A new language is a grammar in
+core/parsers.py, its query file and a line in core/languages.py.
 """
 import ast
 import re
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from .document import split_lines
-from .languages import OUTLINED
-from .parsers import parse
+from .languages import DETECTED
+from .parsers import grammar, parse
 
 
 @dataclass(frozen=True)
 class Symbol:
     name: str      # as written: `is_loopback`, or a section's heading text
     qualname: str  # with its enclosing classes and functions: `IPv6Address.is_loopback`
-    kind: str      # function, class, method, section
+    kind: str      # function, method, class (a struct, interface, enum, trait, impl block too), module (a
+                   # namespace or module that holds definitions), section
     start: int     # first line (1-based), its decorators and the comment lines right above it included
     end: int       # last line, inclusive
     header: int    # the line that names it (the `def`, `class` or heading line)
@@ -23,11 +32,12 @@ class Symbol:
 
 
 def outline(document: str, language: str | None = None) -> tuple[str | None, list[Symbol]]:
-    """(the language it was read as, its symbols in document order). Without `language` each parser is tried
-    in turn: a file that Python's parser accepts with definitions in it is Python, one tree-sitter reads
-    without error is JavaScript, one with headings is Markdown. (None, []) when nothing fits."""
-    for lang in (language,) if language else OUTLINED:
-        symbols = _READERS[lang](document)
+    """(the language it was read as, its symbols in document order). Without `language` each parser of
+    DETECTED is tried in turn: a file that Python's parser accepts with definitions in it is Python, one
+    tree-sitter reads without error is JavaScript, one with headings is Markdown. (None, []) when nothing
+    fits. A tree-sitter language's file with syntax errors has the definitions that hold none."""
+    for lang in (language,) if language else DETECTED:
+        symbols = _READERS[lang](document) if lang in _READERS else tagged(document, lang)
         if symbols:
             return lang, symbols
     return None, []
@@ -142,4 +152,92 @@ def markdown(document: str) -> list[Symbol]:
     return out
 
 
-_READERS = {"python": python, "javascript": javascript, "markdown": markdown}  # one for each of OUTLINED
+_READERS = {"python": python, "javascript": javascript, "markdown": markdown}  # the others: `tagged`
+
+# what a definition's capture says it is, as a Symbol's kind (a function inside a class is a method)
+_KINDS = {"function": "function", "method": "method", "class": "class", "struct": "class", "interface": "class",
+          "enum": "class", "trait": "class", "impl": "class", "module": "module"}
+# nodes a definition is written inside and whose lines it spans (`export class`, `template <...> T f()`)
+_WRAPPERS = {"export_statement", "template_declaration", "ambient_declaration"}
+# nodes right above a definition that belong to it, beside its comments (Rust's `#[derive(...)]`)
+_ATTACHED = {"attribute_item", "decorator"}
+_QUERY_OF = {"tsx": "typescript"}  # a language that reads another's query file
+_SCOPES = re.compile(r"::|\.|:")  # `Circle::area`, `M.add`, `M:method`: the name after the last
+
+
+@cache
+def _query(language: str):
+    from tree_sitter import Query
+    text = resources.files(__package__).joinpath("queries", f"{_QUERY_OF.get(language, language)}.scm").read_text()
+    return Query(grammar(language), text)
+
+
+def tagged(document: str, language: str) -> list[Symbol]:
+    """The definitions core/queries/LANGUAGE.scm captures, nested by their spans; those that hold a syntax
+    error are left out (a token tree-sitter reads as missing is no error here: it flags valid code, Kotlin's
+    one-line `interface Shape { fun area(): Double }`)."""
+    from tree_sitter import QueryCursor
+    tree = parse(document, language)
+    if tree is None:
+        return []
+    found, broken = {}, _error_spans(tree.root_node)
+    for _, captures in QueryCursor(_query(language)).matches(tree.root_node):
+        kind = next((c.split(".", 1)[1] for c in captures if c.startswith("definition.")), None)
+        if kind is None or "name" not in captures:
+            continue
+        node = captures[f"definition.{kind}"][0]
+        if any(node.start_byte <= a and b <= node.end_byte for a, b in broken):
+            continue
+        while node.parent is not None and node.parent.type in _WRAPPERS:
+            node = node.parent
+        name = captures["name"][0].text.decode()
+        scope = [n.text.decode() for n in captures.get("scope", [])[:1]]
+        *outer, name = [part for part in _SCOPES.split(name) if part] or [name]
+        found.setdefault(node.id, (node, _KINDS[kind], name, scope + outer, captures["name"][0].start_point[0] + 1))
+    out, open_ = [], []
+    for node, kind, name, outer, header in sorted(found.values(), key=lambda f: (f[0].start_byte, -f[0].end_byte)):
+        while open_ and open_[-1][1].end_byte < node.end_byte:
+            open_.pop()
+        parent = open_[-1][0] if open_ else None
+        if kind == "function" and parent is not None and parent.kind == "class":
+            kind = "method"
+        qualname = ".".join(([parent.qualname] if parent else []) + outer + [name])
+        sym = Symbol(name, qualname, kind, _leading(node) + 1, node.end_point[0] + 1, header, parent)
+        out.append(sym)
+        open_.append((sym, node))
+    return sorted(out, key=lambda s: (s.start, -s.end))
+
+
+def _error_spans(root) -> list[tuple[int, int]]:
+    """The byte spans of the ERROR nodes of a tree."""
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            out.append((node.start_byte, node.end_byte))
+        elif node.has_error:
+            stack += node.children
+    return out
+
+
+def _leading(node) -> int:
+    """The 0-based first line of `node` with the comments and attributes right above it (no blank line
+    between, none that ends a line of code). A definition first in its block is reached from the block's
+    siblings (Ruby's `# A cart.` sits before the body that holds `class Cart`)."""
+    start = node.start_point[0]
+    while True:
+        above = node.prev_sibling
+        while above is None and node.parent is not None and node.parent.start_point == node.start_point:
+            node = node.parent
+            above = node.prev_sibling
+        if above is None or not ("comment" in above.type or above.type in _ATTACHED) or above.text.startswith(b"#!"):
+            return start
+        before = above.prev_sibling
+        if _last_line(above) < start - 1 or before is not None and _last_line(before) == above.start_point[0]:
+            return start
+        node, start = above, above.start_point[0]
+
+
+def _last_line(node) -> int:
+    """The 0-based line `node` ends on (a line comment's node may end past its newline)."""
+    return node.end_point[0] - (node.end_point[1] == 0 and node.end_point[0] > node.start_point[0])

@@ -1,0 +1,2 @@
+; Bash's definitions (core/outline.py): its functions.
+(function_definition name: (word) @name) @definition.function

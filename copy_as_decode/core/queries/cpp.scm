@@ -1,0 +1,19 @@
+; C++'s definitions (core/outline.py): a method defined outside its class is named `Circle::area`, read as
+; `Circle.area`.
+(function_definition
+  declarator: (function_declarator
+    declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+(function_definition
+  declarator: [(pointer_declarator) (reference_declarator)
+    (function_declarator
+      declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)]) @definition.function
+(class_specifier name: [(type_identifier) (template_type) (qualified_identifier)] @name body: (field_declaration_list)) @definition.class
+(struct_specifier name: [(type_identifier) (template_type) (qualified_identifier)] @name body: (field_declaration_list)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
+(enum_specifier name: (type_identifier) @name body: (enumerator_list)) @definition.enum
+(namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.module
+(type_definition type: [(struct_specifier !name body: (field_declaration_list))
+                        (class_specifier !name body: (field_declaration_list))
+                        (union_specifier !name body: (field_declaration_list))
+                        (enum_specifier !name body: (enumerator_list))]
+  declarator: (type_identifier) @name) @definition.struct
