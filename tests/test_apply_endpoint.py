@@ -1,0 +1,231 @@
+"""`copy-as-decode serve-apply` (server/apply_endpoint.py) over real HTTP on localhost, driven by the `openai`
+client as fast-apply tools drive Morph: the merged file as the answer, streamed or not; the errors as OpenAI
+error objects with their statuses; 16 clients at once. No model runs: the blocks here are placed by the parser,
+and the server that would need one runs without (--no-model)."""
+import http.client
+import json
+import signal
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import openai
+import pytest
+
+from copy_as_decode.core.block_merge import MergeError
+from copy_as_decode.core.contract import IncompleteEdit
+from copy_as_decode.engine.apply import apply
+from copy_as_decode.server.apply_endpoint import MODEL_ID, STATUS_HEADER, ApplyServer, Merger
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = 64 << 10  # the test server's request limit, so a too-large request stays small
+
+FILE = '''import json
+
+
+class Inventory:
+    """Counts what is in stock."""
+
+    def __init__(self):
+        self.items = {}
+
+    def count(self, name):
+        return self.items[name]
+
+
+def report(inventory):
+    return json.dumps(inventory.items, sort_keys=True)
+'''
+
+UPDATE = '''class Inventory:
+    # ... existing code ...
+
+    def count(self, name, default=0):
+        return self.items.get(name, default)
+'''
+
+MERGED = FILE.replace('''    def count(self, name):
+        return self.items[name]
+''', '''    def count(self, name, default=0):
+        return self.items.get(name, default)
+''')
+
+
+def morph(code: str, update: str, instruction: str = "I add a default to count") -> list[dict]:
+    """The one user message Morph's fast-apply API takes."""
+    return [{"role": "user", "content": f"<instruction>{instruction}</instruction>\n<code>{code}</code>\n"
+                                        f"<update>{update}</update>"}]
+
+
+@pytest.fixture(scope="module")
+def server():
+    with ApplyServer(("127.0.0.1", 0), Merger(None), max_bytes=LIMIT) as s:
+        thread = threading.Thread(target=s.serve_forever, daemon=True)
+        thread.start()
+        yield s
+        s.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def client(server):
+    with openai.OpenAI(base_url=server.url, api_key="unused", max_retries=0, timeout=30) as c:
+        yield c
+
+
+def raw(server, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    host, port = server.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    conn.request(method, path, body, headers or {})
+    response = conn.getresponse()
+    return response, response.read(), conn
+
+
+def test_a_merge_answers_the_merged_file_as_the_assistant_message(client):
+    response = client.chat.completions.with_raw_response.create(model="morph-v3-fast", messages=morph(FILE, UPDATE))
+    completion = response.parse()
+    assert completion.choices[0].message.content == MERGED == apply(FILE, UPDATE).text
+    assert completion.choices[0].finish_reason == "stop" and completion.choices[0].message.role == "assistant"
+    assert completion.model == "morph-v3-fast" and completion.id.startswith("chatcmpl-") and completion.created > 0
+    usage = completion.usage
+    assert 0 < usage.completion_tokens < usage.prompt_tokens
+    assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
+    assert response.headers[STATUS_HEADER] == "applied"
+
+
+def test_the_file_and_the_update_may_come_as_messages_of_their_own_wrapped_in_line_breaks(client):
+    """A fenced update, `<instructions>` as avante.nvim spells it, a system message, and line breaks inside
+    the tags: the file is still the file."""
+    messages = [{"role": "system", "content": "You merge code."},
+                {"role": "user", "content": "<instructions>add a default</instructions>"},
+                {"role": "user", "content": f"<code>\n{FILE}\n</code>"},
+                {"role": "user", "content": [{"type": "text", "text": f"<update>\n```python\n{UPDATE}```\n</update>"}]}]
+    completion = client.chat.completions.create(model="any", messages=messages)
+    assert completion.choices[0].message.content == MERGED
+
+
+def test_a_streamed_merge_is_openai_chunks_ending_with_done(client, server):
+    stream = client.chat.completions.create(model="m", messages=morph(FILE, UPDATE), stream=True,
+                                            stream_options={"include_usage": True})
+    chunks = list(stream)
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == MERGED
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    assert chunks[-1].usage.completion_tokens > 0 and all(c.model == "m" for c in chunks)
+    response, body, _ = raw(server, "POST", "/v1/chat/completions",
+                            json.dumps({"model": "m", "stream": True, "messages": morph(FILE, UPDATE)}).encode(),
+                            {"Content-Type": "application/json"})
+    assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+    events = body.decode().split("\n\n")
+    assert events[-2:] == ["data: [DONE]", ""] and all(e.startswith("data: ") for e in events[:-1])
+
+
+def test_the_models_list_names_the_server_model(client):
+    assert [m.id for m in client.models.list()] == [MODEL_ID]
+    assert client.models.retrieve(MODEL_ID).owned_by == "copy-as-decode"
+
+
+def test_a_request_without_code_or_update_is_a_400_error_object(client, server):
+    with pytest.raises(openai.BadRequestError) as e:
+        client.chat.completions.create(model="m", messages=[{"role": "user", "content": "merge this please"}])
+    assert e.value.status_code == 400 and e.value.body["code"] == "missing_code_or_update"
+    assert e.value.body["type"] == "invalid_request_error" and "<update>" in e.value.body["message"]
+    response, body, _ = raw(server, "POST", "/v1/chat/completions", b"{not json", {"Content-Type": "application/json"})
+    assert response.status == 400 and json.loads(body)["error"]["code"] == "invalid_json"
+    response, body, _ = raw(server, "GET", "/v1/nothing")
+    assert response.status == 404 and json.loads(body)["error"]["code"] == "not_found"
+
+
+def test_a_request_over_the_limit_is_a_413_and_the_connection_goes_on(client, server):
+    with pytest.raises(openai.APIStatusError) as e:
+        client.chat.completions.create(model="m", messages=morph(FILE + "#" * LIMIT + "\n", UPDATE))
+    assert e.value.status_code == 413 and e.value.body["code"] == "request_too_large"
+    body = json.dumps({"model": "m", "messages": morph(FILE + "#" * LIMIT + "\n", UPDATE)}).encode()
+    response, data, conn = raw(server, "POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+    assert response.status == 413 and json.loads(data)["error"]["code"] == "request_too_large"
+    conn.request("GET", "/v1/models")  # the same keep-alive connection: the oversized body was read and dropped
+    again = conn.getresponse()
+    assert again.status == 200 and json.loads(again.read())["data"][0]["id"] == MODEL_ID
+
+
+def test_a_refused_merge_is_a_422_error_object_and_no_content(server):
+    """The block would break the file: nothing that looks like a file comes back."""
+    broken = "def report(inventory):\n    return json.dumps(inventory.items\n"
+    with pytest.raises((MergeError, IncompleteEdit)):  # the merge itself refuses, in process
+        apply(FILE, broken)
+    response, body, _ = raw(server, "POST", "/v1/chat/completions",
+                            json.dumps({"model": "m", "messages": morph(FILE, broken)}).encode(),
+                            {"Content-Type": "application/json"})
+    answer = json.loads(body)
+    assert response.status == 422 and set(answer) == {"error"} and answer["error"]["code"] == "merge_refused"
+    assert "nothing was" in answer["error"]["message"] and response.getheader(STATUS_HEADER) is None
+
+
+def test_a_block_that_needs_the_model_is_refused_without_one(client):
+    block = "    total = 0\n    # ... existing code ...\n    return total * 2\n"
+    with pytest.raises(openai.UnprocessableEntityError) as e:
+        client.chat.completions.create(model="m", messages=morph(FILE, block))
+    assert e.value.body["code"] == "model_disabled" and "--no-model" in e.value.body["message"]
+
+
+def test_an_update_already_in_the_file_answers_the_file_unchanged(client):
+    response = client.chat.completions.with_raw_response.create(model="m", messages=morph(MERGED, UPDATE))
+    assert response.parse().choices[0].message.content == MERGED
+    assert response.headers[STATUS_HEADER] == "unchanged"
+
+
+def test_sixteen_clients_at_once_each_get_their_own_merge(server):
+    """Sixteen files (a method renamed per client), sixteen connections, released together."""
+    n = 16
+    barrier = threading.Barrier(n)
+
+    def one(k: int) -> tuple[str, str]:
+        code, update = FILE.replace("count", f"count{k}"), UPDATE.replace("count", f"count{k}")
+        with openai.OpenAI(base_url=server.url, api_key="unused", max_retries=0, timeout=60) as c:
+            barrier.wait(30)
+            answer = c.chat.completions.create(model=f"client-{k}", messages=morph(code, update))
+        assert answer.model == f"client-{k}"
+        return answer.choices[0].message.content, MERGED.replace("count", f"count{k}")
+
+    with ThreadPoolExecutor(n) as pool:
+        results = list(pool.map(one, range(n)))
+    assert all(got == want for got, want in results)
+
+
+def test_the_model_is_made_once_and_runs_one_edit_at_a_time():
+    """Merger.edit, what engine/apply.py calls for a part the parser leaves to the model: the engine is made on
+    the first call only, and two requests never run it together."""
+    made, inside, most = [], [0], [0]
+    lock = threading.Lock()
+
+    class Engine:
+        def edit(self, text, *rest, **named):
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            threading.Event().wait(0.01)
+            with lock:
+                inside[0] -= 1
+            return text.upper()
+
+    merger = Merger(lambda: made.append(1) or Engine())
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda k: merger.edit(f"file {k}", "instruction", "windowed"), range(8)))
+    assert answers == [f"FILE {k}" for k in range(8)] and made == [1] and most == [1]
+
+
+def test_cli_serves_on_localhost_and_stops_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, "-m", "copy_as_decode.cli", "serve-apply", "--port", "0", "--no-model"],
+                            cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert "listening on http://127.0.0.1:" in line, line
+        url = line.split("listening on ")[1].split()[0]
+        with openai.OpenAI(base_url=url, api_key="unused", max_retries=0, timeout=30) as c:
+            assert c.chat.completions.create(model="m", messages=morph(FILE, UPDATE)).choices[0].message.content == MERGED
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0 and "stopped" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
