@@ -30,7 +30,10 @@ from copy_as_decode.core.resolver import resolve
 # The paper's corpora (the copy-ceiling and round-trip benchmarks pool these).
 CORPORA = ("humanevalfix-python", "humanevalfix-js", "text")
 LONG_CORPORA = ("long-python", "long-js", "long-text")
-LOCATE_CORPORA = ("locate-python", "locate-js")  # built from the long ones (synthesis/locate_corpus.py)
+# a bug in a function of a real file of another language, asked about three ways (synthesis/lang_corpus.py)
+LANG_CORPORA = ("locate-ts", "locate-go", "locate-rust", "locate-java", "locate-c", "locate-cpp")
+LOCATE_CORPORA = ("locate-python", "locate-js", *LANG_CORPORA)  # the first two built from the long ones
+# (synthesis/locate_corpus.py)
 STRUCTURAL_CORPORA = ("move-method", "add-parameter")  # a method moved, every call updated (synthesis/structural_corpus.py)
 LANGUAGES = ("python", "javascript", "markdown")
 DATA_ENV = "COPY_AS_DECODE_DATA"

@@ -24,9 +24,12 @@ def split(corpus: str) -> tuple[list[Case], list[Case]]:
 
 
 def select(corpus: str, cases: list[Case], which: str) -> list[Case]:
-    """`which` of a corpus's cases: all, development or heldout; only HumanEvalFix corpora have the split."""
+    """`which` of a corpus's cases: all, development or heldout, as PATH names them or, for a corpus whose cases
+    say it (`split`: synthesis/lang_corpus.py, by file), as they say."""
     if which == "all":
         return cases
+    if cases and all("split" in c.extra for c in cases):
+        return [c for c in cases if c.extra["split"] == which]
     named = json.loads(PATH.read_text())["cases"]
     if corpus not in named:
         raise ValueError(f"{corpus} has no development/held-out split (HumanEvalFix corpora have)")

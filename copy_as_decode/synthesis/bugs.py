@@ -1,12 +1,14 @@
 """Bugs of the HumanEvalFix types (operator misuse, value misuse, variable misuse, function misuse, missing
 logic, excess logic) injected into a real Python or JavaScript function, and the instruction to fix them,
-which for HINT_SHARE of the fixes says what is wrong in a user's words (`bug_hint`)."""
+which for HINT_SHARE of the fixes says what is wrong in a user's words (`bug_hint`); and one-token bugs in a
+function of any language core/parsers.py has a grammar for (`tree_bug`)."""
 import ast
 import difflib
 import os
 import random
 import re
 import tokenize
+from dataclasses import dataclass
 
 from copy_as_decode.core.document import split_lines
 
@@ -238,3 +240,114 @@ def _changed_words(x: str, y: str) -> tuple[str, str]:
     start = max(x.rfind(" ", 0, p), y.rfind(" ", 0, p)) + 1
     end_x, end_y = x.find(" ", len(x) - s), y.find(" ", len(y) - s)
     return x[start:end_x if end_x >= 0 else len(x)], y[start:end_y if end_y >= 0 else len(y)]
+
+
+# ------------------------------------------------------------------------ bugs read off a tree-sitter tree
+
+# One token of a function changed (TypeScript, Go, Rust, Java, C, C++: the grammars of core/parsers.py), each
+# in a class a user would describe (synthesis/lang_corpus.py words the instructions from it).
+TREE_SWAPS = {
+    "boundary": {"<": "<=", "<=": "<", ">": ">=", ">=": ">"},
+    "inverted": {"==": "!=", "!=": "==", "===": "!==", "!==": "==="},
+    "logic": {"&&": "||", "||": "&&"},
+    "arithmetic": {"+": "-", "-": "+", "+=": "-=", "-=": "+=", "++": "--", "--": "++"},
+}
+# the nodes whose operator token is a swap candidate; `<` elsewhere is a type's brackets, `-` a sign
+_OPERATED = {"binary_expression", "augmented_assignment_expression", "assignment_statement",
+             "compound_assignment_expr", "assignment_expression", "update_expression", "inc_statement",
+             "dec_statement"}
+_INTEGERS = {"number", "int_literal", "integer_literal", "decimal_integer_literal", "number_literal"}
+_NOT_VALUES = ("case", "enum", "attribute", "annotation", "array_declarator", "type", "preproc")
+
+
+@dataclass(frozen=True)
+class TreeBug:
+    line: int      # 1-based line of the changed token
+    kind: str      # boundary, inverted, logic, arithmetic, constant, boolean
+    subject: str   # the operand or name the token acts on, as written (for the instruction)
+    other: str     # the other operand ("" where there is none)
+
+
+def tree_bug(document: str, language: str, lines: tuple[int, int], rng: random.Random) -> tuple[str, TreeBug] | None:
+    """`document` with one token changed on one of `lines` (first, last; 1-based, both inside one function
+    body) and what the change is, or None when those lines offer no place. The changed document parses with
+    no error the original lacks (core/syntax_check.py)."""
+    from copy_as_decode.core.parsers import parse
+    from copy_as_decode.core.syntax_check import new_errors
+    source = document.encode()
+    found: dict[str, list] = {}
+    stack = [parse(document, language).root_node]
+    while stack:
+        node = stack.pop()
+        if node.end_point[0] + 1 < lines[0] or node.start_point[0] + 1 > lines[1]:
+            continue
+        stack += node.children
+        if node.child_count or not lines[0] <= node.start_point[0] + 1 <= lines[1]:
+            continue
+        change = _tree_change(node, source)
+        if change is not None:
+            found.setdefault(change[1].kind, []).append(change)
+    for kind in rng.sample(sorted(found), len(found)):  # a class first, so that each is drawn as often
+        for (start, end, new), bug in rng.sample(found[kind], len(found[kind])):
+            changed = (source[:start] + new.encode() + source[end:]).decode()
+            if not new_errors(document, changed, language):
+                return changed, bug
+    return None
+
+
+def _tree_change(leaf, source: bytes) -> tuple[tuple[int, int, str], TreeBug] | None:
+    """The token swap this leaf offers: (byte start, byte end, new text) and the bug it makes, or None."""
+    text = leaf.text.decode()
+    parent = leaf.parent
+    line = leaf.start_point[0] + 1
+    if parent is not None and parent.type in _OPERATED:
+        for kind, swaps in TREE_SWAPS.items():
+            if text not in swaps or (kind == "arithmetic" and re.search(r"[\"'`]", parent.text.decode())):
+                continue  # `+` joining strings is no arithmetic
+            operands = [c for c in parent.named_children if c.id != leaf.id]
+            words = [_short(c) for c in operands] + ["", ""]
+            return (leaf.start_byte, leaf.end_byte, swaps[text]), TreeBug(line, kind, words[0], words[1])
+        return None
+    if any(n in t for t in _ancestors(leaf, 4) for n in _NOT_VALUES):
+        return None
+    subject = _subject(leaf)
+    if not re.fullmatch(r"[A-Za-z_][\w.]*(\(\))?", subject) or subject in ("true", "false", "null", "nil", "return"):
+        return None  # nothing a user would name the value by
+    if leaf.type in _INTEGERS and re.fullmatch(r"[0-9]{1,3}", text):
+        v = int(text)
+        return (leaf.start_byte, leaf.end_byte, str(v + 1 if v < 2 else v - 1)), TreeBug(line, "constant", subject, "")
+    if text in ("true", "false"):
+        return (leaf.start_byte, leaf.end_byte, "false" if text == "true" else "true"), \
+            TreeBug(line, "boolean", subject, "")
+    return None
+
+
+def _ancestors(node, n: int) -> list[str]:
+    out = []
+    while node.parent is not None and len(out) < n:
+        node = node.parent
+        out.append(node.type)
+    return out
+
+
+def _short(node) -> str:
+    """An operand as a user would quote it: its text when short and on one line, else its first name."""
+    text = node.text.decode()
+    if len(text) <= 32 and "\n" not in text:
+        return text
+    names = re.findall(r"[A-Za-z_]\w*", text)
+    return names[0] if names else ""
+
+
+def _subject(leaf) -> str:
+    """What a literal is the value of: the name it is assigned or passed to, else its statement's first name."""
+    node = leaf.parent
+    while node is not None and node.parent is not None and not node.type.endswith(("statement", "declaration")):
+        for field in ("left", "name", "field", "key", "function", "pattern"):
+            target = node.child_by_field_name(field)
+            if target is not None and not target.start_byte <= leaf.start_byte < target.end_byte:
+                return _short(target)  # never the literal itself, nor what holds it (it would say the value)
+        node = node.parent
+    names = re.findall(r"[A-Za-z_]\w*", node.text.decode()) if node is not None else []
+    return names[1] if len(names) > 1 and names[0] in ("return", "var", "let", "const", "if") else \
+        names[0] if names else ""
