@@ -3,6 +3,7 @@ import pytest
 
 from copy_as_decode.core import windows
 from copy_as_decode.core.deletions import hunks
+from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import outline
 
 PY = '''import os
@@ -225,3 +226,79 @@ def test_a_method_moved_out_of_its_class_is_its_own_window_and_each_line_that_ca
 def test_calls_in_an_instruction_take_every_use(said, uses):
     plan = windows.find(long_module(), said)
     assert (len(plan.windows) > 1) == uses, plan.describe()
+
+
+def go_module(n=12):
+    """A Go file of `n` small functions after a struct with a method, with a blank line between each."""
+    funcs = "".join(f"\n// f{k} adds {k}.\nfunc f{k}(a int) int {{\n\tb := a + {k}\n\treturn b\n}}\n" for k in range(n))
+    return ("package calc\n\n// Store keeps items.\ntype Store struct {\n\titems map[string]int\n}\n\n"
+            "// Get returns one.\nfunc (s *Store) Get(key string) int {\n\treturn s.items[key]\n}\n" + funcs)
+
+
+def test_a_named_go_method_and_the_cursor_are_windows_in_a_long_go_file():
+    doc = go_module()
+    assert len(split_lines(doc)) >= windows.MIN_LINES
+    plan = windows.find(doc, "Fix `Store.Get`: a missing key must panic.", language="go")
+    assert [(w.start, w.end, w.names) for w in plan.windows] == [(8, 12, ("Store.Get",))]
+    f5 = next(s for s in outline(doc, "go")[1] if s.name == "f5")
+    plan = windows.find(doc, "Subtract instead.", language="go", at=f5.end - 1)
+    assert [(w.start, w.names) for w in plan.windows] == [(f5.start, ("f5",))] and plan.reason == "the cursor: f5"
+    # no cursor, nothing named or found: as before, the whole file with the reason
+    plan = windows.find(doc, "Make it faster.", language="go")
+    assert plan.windows == [] and "no symbol matches" in plan.reason
+
+
+def test_a_cursor_in_a_file_of_no_known_language_is_the_block_around_it():
+    sections = [f"[section{k}]\nname = s{k}\nsize = {k}\nmode = fast\nowner = me\npath = /srv/{k}\n" for k in range(12)]
+    doc = "\n".join(sections)
+    assert outline(doc) == (None, [])
+    line = split_lines(doc).index("size = 4\n") + 1
+    plan = windows.find(doc, "Double the size.", at=line)
+    assert [(w.start, w.end) for w in plan.windows] == [(line - 2, line + 3)]  # its section, between blank lines
+    assert plan.reason.startswith(f"the cursor: the block around line {line}") and "no outline" in plan.reason
+    # without a cursor nothing bounds it: the whole file, as before
+    assert windows.find(doc, "Double the size.").windows == []
+
+
+def test_a_cursor_in_a_file_with_a_syntax_error_is_the_block_around_it():
+    doc = go_module().replace("\tb := a + 5\n", "\tb := a + (5\n")
+    symbols = outline(doc, "go")[1]
+    assert "f5" not in {s.name for s in symbols} and "f6" in {s.name for s in symbols}  # a partial outline
+    line = split_lines(doc).index("\tb := a + (5\n") + 1
+    plan = windows.find(doc, "Close the bracket.", language="go", at=line)
+    assert [(w.start, w.end) for w in plan.windows] == [(line - 1, line + 2)]  # `func f5(...) {` to its `}`
+    assert "in no symbol" in plan.reason
+    # Python stops at the first error: no outline at all, and the cursor's function is still the window
+    py = long_module().replace("def f7(a):\n", "def f7(a:\n")
+    line = split_lines(py).index("def f7(a:\n") + 1
+    plan = windows.find(py, "Fix the syntax.", at=line + 1)
+    assert [(w.start, w.end) for w in plan.windows] == [(line, line + 1)] and "no outline" in plan.reason
+
+
+def test_a_cursor_between_definitions_is_the_block_around_it():
+    table = "ROUTES = {\n" + "".join(f"    '/p{k}': f{k},\n" for k in range(10)) + "}\n"
+    doc = long_module().replace("\n\ndef f3(a):", "\n\n" + table + "\n\ndef f3(a):")
+    line = split_lines(doc).index("    '/p4': f4,\n") + 1
+    plan = windows.find(doc, "Add one more route here.", at=line)
+    first = split_lines(doc).index("ROUTES = {\n") + 1
+    assert [(w.start, w.end) for w in plan.windows] == [(first, first + 11)] and "in no symbol" in plan.reason
+
+
+def test_a_cursor_in_a_function_too_large_for_a_window_is_the_block_inside_it_around_the_cursor():
+    """A 200-line function of a 394-line file: the innermost statement block around the cursor, never the
+    whole file."""
+    steps = "".join(f"    step{k} = load({k})\n    if step{k} is None:\n        step{k} = {k}\n\n" for k in range(47))
+    loop = ("    for item in items:\n        if item.ready:\n            item.run()\n            total += item.cost\n"
+            "            log(item)\n            item.close()\n        else:\n            item.skip()\n")
+    big = "def process(items):\n    total = 0\n" + steps + loop + "    return total\n"
+    doc = "import os\n\n\n" + big + "".join(f"\n\ndef g{k}(a):\n    return a + {k}\n" for k in range(48))
+    lines = split_lines(doc)
+    process = next(s for s in outline(doc)[1] if s.name == "process")
+    assert len(lines) == 394 and process.end - process.start + 1 > windows.MAX_SHARE * len(lines)
+    line = lines.index("            item.run()\n") + 1
+    plan = windows.find(doc, "Also count skipped items.", at=line)
+    assert [(w.start, w.end) for w in plan.windows] == [(line - 2, line + 5)]  # the `for` loop, `else` and all
+    assert lines[line - 3] == "    for item in items:\n" and "in process, whose" in plan.reason
+    # a cursor on a run of statements between blank lines: that run
+    line = lines.index("    step30 = load(30)\n") + 1
+    assert [(w.start, w.end) for w in windows.find(doc, "Load it twice.", at=line).windows] == [(line, line + 2)]

@@ -10,28 +10,34 @@ A window is a range of whole lines, found as a developer would find the place:
    function;
    A method to be moved out of its class ("a stand alone, top level function") is rewritten alone, as any
    named method, and its rewrite goes after the class (`Window.to`); every line that uses it is updated;
-3. the symbol at the cursor, unless the instruction names another one as the target;
+3. the symbol at the cursor, unless the instruction names another one as the target. A cursor always bounds
+   the edit: in no symbol (a language without a grammar, a file that does not parse, a line between
+   definitions) the window is the block around it (core/blocks.py: by indentation and blank lines), and in a
+   function too large to be a window, the innermost block inside it around the cursor;
 4. otherwise the symbol that alone holds the code the instruction quotes, else the symbols that match its
    words best (core/search.py), from which the model chooses (engine/selectors/windowed.py), as it does among
    several definitions of a named name.
 Everything outside the windows is copied without a forward pass, so an edit costs what its windows cost.
-The whole file is edited only when the document is short, has no outline, or nothing is named and no
-symbol matches the instruction's words; `reason` says why.
+The whole file is edited only when the document is short, or the selection is all of it, or there is no
+cursor and the document has no outline or nothing is named and no symbol matches the instruction's words;
+`reason` says why.
 """
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
-from . import parsers, search
+from . import blocks, parsers, search
 from .document import split_lines
 from .outline import Symbol, outline
 
 MIN_LINES = 60            # shorter documents are edited whole: a window would save little
 MAX_SITES = 8             # more windows than this: the whole file
-MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file
+MAX_SHARE = 0.5           # windows covering more of the document than this: the whole file (at a cursor: the
+                          # block around it)
 NESTED_LINES = 60         # a function nested in one this short is edited with it
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
+CONTAINERS = ("class", "module")  # symbols that hold others: a window only when none of theirs holds the place
 CONFIDENCE = 0.5          # the least probability of the model's choice among search hits, unless it is the
                           # search's own first (else the search's first is taken)
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?|every call|"
@@ -121,12 +127,14 @@ def _helper(before: str, after: str) -> bool:
 
 
 def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
-    """Symbols a name refers to: its qualified name (`Cls.method`, a heading's text), else its own name; an
-    enclosing symbol is dropped when one inside it is named too."""
+    """Symbols a name refers to: its qualified name (`Cls.method`, a heading's text), else the end of one
+    (`Service.Run` in namespace `Demo.App`), else its own name; an enclosing symbol is dropped when one inside
+    it is named too."""
     hits = []
     for name in names:
         exact = [s for s in symbols if s.qualname == name]
-        hits += exact or [s for s in symbols if s.name == name or s.name == name.split(".")[-1] and "." in name]
+        tail = [s for s in symbols if "." in name and s.qualname.endswith("." + name)]
+        hits += exact or tail or [s for s in symbols if s.name == name or s.name == name.split(".")[-1] and "." in name]
     hits = list(dict.fromkeys(hits))
     return [s for s in hits if not any(o is not s and s.start <= o.start and o.end <= s.end and
                                        (o.start, o.end) != (s.start, s.end) for o in hits)]
@@ -136,16 +144,16 @@ def at_cursor(symbols: list[Symbol], line: int) -> Symbol | None:
     """The function, method or section around `line` (a class only when no method holds it): the innermost
     editable unit (_unit)."""
     around = [s for s in symbols if s.start <= line <= s.end]
-    inner = [s for s in around if s.kind != "class"] or around
+    inner = [s for s in around if s.kind not in CONTAINERS] or around
     best = min(inner, key=lambda s: s.end - s.start, default=None)
     return best if best is None else _unit(best)
 
 
 def units(symbols: list[Symbol]) -> list[Symbol]:
     """The symbols a window may be, once each: every function, method and section as its unit (_unit), and
-    the classes that hold none of them."""
+    the classes and modules that hold none of them."""
     holders = {s.parent for s in symbols if s.parent is not None}
-    return list(dict.fromkeys(_unit(s) for s in symbols if s.kind != "class" or s not in holders))
+    return list(dict.fromkeys(_unit(s) for s in symbols if s.kind not in CONTAINERS or s not in holders))
 
 
 def _unit(symbol: Symbol) -> Symbol:
@@ -170,7 +178,10 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         return Plan([], f"short document ({len(lines)} lines < {min_lines})", language)
     language, symbols = outline(document, language)
     if not symbols:
-        return Plan([], "no outline (the document does not parse as Python, JavaScript or Markdown)", language)
+        why = f"no {language} outline" if language else "no outline (not Python, JavaScript or Markdown)"
+        if at is not None:
+            return _block(lines, at, 1, len(lines), why, language, symbols)
+        return Plan([], why, language)
     said = mentions(instruction)
     strong = [m for m in said if m.strong]
     targets = named(symbols, [m.name for m in strong if not m.helper])
@@ -182,14 +193,20 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     # every use of the targets, unless what is renamed is a name inside them (a local, a parameter)
     renamed = RENAMED.search(instruction)
     used = {s.name for s in targets} & ({renamed[1].rsplit(".", 1)[-1]} if renamed else {s.name for s in targets})
-    if used and USES.search(instruction) and language in ("python", "javascript"):
+    if used and USES.search(instruction) and (language == "python" or parsers.parser(language) is not None):
         spans = [(s.start, s.end, s.qualname) for s in targets]
         spans += _uses(document, lines, language, symbols, used, spans)
         return _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
                         symbols)
     cursor = at_cursor(symbols, at) if at is not None else None
     first = _first_target(targets, said)
-    if not first and cursor is not None:
+    if not first and at is not None:
+        if cursor is None:
+            return _block(lines, at, 1, len(lines), "in no symbol", language, symbols)
+        size = _through_blanks(lines, cursor.end) - cursor.start + 1
+        if size > MAX_SHARE * len(lines):
+            return _block(lines, at, cursor.start, cursor.end, f"in {cursor.qualname}, whose {size} lines are more "
+                          f"than {MAX_SHARE:.0%} of the file's {len(lines)}", language, symbols)
         return _windows(lines, [(cursor.start, cursor.end, cursor.qualname)], f"the cursor: {cursor.qualname}"
                         + context, language, symbols)
     several = [s for s in targets if s.name != first[0].name] if first else []
@@ -233,6 +250,14 @@ def _disambiguated(candidates: list[Symbol], said: list[Mention], cursor: Symbol
     words = {m.name for m in said}
     inside = [c for c in candidates if c.parent is not None and (c.parent.name in words or c.parent.qualname in words)]
     return inside or candidates
+
+
+def _block(lines, at, lo, hi, why, language, symbols) -> Plan:
+    """The window at the cursor's line `at` when no symbol can be: the block around it within lines lo..hi
+    (core/blocks.py), at most MAX_SHARE of the document."""
+    first, last = blocks.around(lines, at, lo, hi, min(blocks.MAX_LINES, int(MAX_SHARE * len(lines))))
+    return Plan([Window(first, last, (f"lines {first}-{last}",))],
+                f"the cursor: the block around line {at}, lines {first}-{last} ({why})", language, symbols)
 
 
 def _windows(lines, spans, reason, language, symbols) -> Plan:
@@ -304,7 +329,7 @@ def _uses(document, lines, language, symbols, names, spans, unit_lines=USE_LINES
     for line in sorted(_identifier_lines(document, language, names)):
         if any(a <= line <= b for a, b, _ in spans + found):
             continue
-        around = [s for s in symbols if s.start <= line <= s.end and s.kind != "class"]
+        around = [s for s in symbols if s.start <= line <= s.end and s.kind not in CONTAINERS]
         inner = min(around, key=lambda s: s.end - s.start, default=None)
         small = inner is not None and inner.end - inner.start < unit_lines
         found.append((inner.start, inner.end, inner.qualname) if small else (line, line, f"line {line}"))
@@ -322,11 +347,16 @@ def _identifier_lines(document: str, language: str, names: set[str]) -> set[int]
     out, stack = set(), [parsers.parse(document, language).root_node]
     while stack:
         node = stack.pop()
-        if node.type in ("identifier", "property_identifier", "shorthand_property_identifier") and \
-                node.text.decode() in names:
+        if _IDENTIFIER.search(node.type) and node.text.decode().lstrip("$") in names:
             out.add(node.start_point[0] + 1)
         stack += node.children
     return out
+
+
+# tree-sitter's node types that are a name, across grammars: `identifier`, `property_identifier`, Go's
+# `field_identifier`, Swift's `simple_identifier`, PHP's `name` and `variable_name` (`$x`), Ruby's `constant`,
+# Bash's `command_name` (a function called)
+_IDENTIFIER = re.compile(r"identifier$|^(name|variable_name|constant|command_name)$")
 
 
 def _after_content(lines: list[str], start: int) -> int:
