@@ -164,9 +164,12 @@ def test_no_marker_lands_and_no_line_is_lost(block):
     assert deleted_lines(PY, m.text) <= 1  # at most the one line the block replaces
 
 
-def test_a_result_that_would_not_parse_is_refused():
-    with pytest.raises(MergeError, match="no longer parse"):
-        merge(PY, "def load(path):\n    return (f.read(\n", "python")
+def test_a_result_that_would_not_parse_is_refused_and_offered_for_review():
+    from copy_as_decode.core.contract import IncompleteEdit
+    from copy_as_decode.engine.apply import apply
+    with pytest.raises(IncompleteEdit, match="no longer parse") as refused:
+        apply(PY, "def load(path):\n    return (f.read(\n", language="python")
+    assert "return (f.read(" in refused.value.text
 
 
 def test_fences_are_stripped():

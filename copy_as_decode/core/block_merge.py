@@ -20,12 +20,13 @@ No marker line is ever written, and no file line is removed except by a part tha
 import ast
 import difflib
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import lazy_block
 from .document import indent_of, split_lines, with_line_endings
 from .outline import Symbol, outline
-from .syntax_check import new_errors
 
 
 class MergeError(ValueError):
@@ -66,28 +67,29 @@ _PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
 
 
-def merge(document: str, block: str, language: str | None = None) -> Merge:
+def merge(document: str, block: str, language: str | None = None,
+          hints: Sequence[tuple[str, str]] = ()) -> Merge:
     """The file with the block's parts placed (see the module's docstring), in the file's line endings.
+    `hints`: where the answer's prose says a new definition goes, ("after" | "before", a name), read by
+    core/chat_answer.py; a new definition goes there when the file has one such name in its scope.
 
-    Raises MergeError when the block holds nothing to place, or the merged file no longer parses where the
-    file did."""
+    Raises MergeError when the block holds nothing to place. What the result must hold before it is written
+    (the block's lines, nothing else changed, no marker, a file that still parses) engine/apply.py checks."""
     lf = document.replace("\r\n", "\n")
     read = lazy_block.read(block, lf)
     if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
         raise MergeError("the code block holds no code, only lazy markers")
     language, file_symbols = outline(lf, language)
-    merger = _Merger(split_lines(lf), file_symbols, language, read)
+    merger = _Merger(split_lines(lf), file_symbols, language, read, hints)
     merger.run()
     text = merger.apply()
-    if broken := new_errors(lf, text, language):
-        raise MergeError(f"the merged file would no longer parse as {language.capitalize()} "
-                         f"({broken[0].describe()}); nothing was changed")
     return Merge(with_line_endings(document, text), language, merger.placed, merger.pending)
 
 
 class _Merger:
-    def __init__(self, lines: list[str], symbols: list[Symbol], language: str | None, read: lazy_block.Block):
-        self.lines, self.symbols, self.language = lines, symbols, language
+    def __init__(self, lines: list[str], symbols: list[Symbol], language: str | None, read: lazy_block.Block,
+                 hints: Sequence[tuple[str, str]] = ()):
+        self.lines, self.symbols, self.language, self.hints = lines, symbols, language, hints
         self.markers = read.markers
         self.block = split_lines(read.text)
         self.block_indent = indent_of("".join(b for k, b in enumerate(self.block) if k not in self.markers))
@@ -185,9 +187,22 @@ class _Merger:
                     any(g.parent == f.parent and g.name == c.name for c in self._children(s.parent) if c is not s
                         for g in self.symbols)]
             scope = near if len(near) == 1 else scope
+        if len(scope) > 1:
+            scope = self._likest_symbol(s, scope)
         if not scope:
             return self._renamed(s, container)
         return scope[0] if len(scope) == 1 else _AMBIGUOUS
+
+    def _likest_symbol(self, s: Symbol, scope: list[Symbol]) -> list[Symbol]:
+        """Of the file's definitions of one name, the one whose lines hold clearly the most of the block
+        symbol's (lines of more than three characters, markers left out); all of them when none does."""
+        a, b = self._span(s)
+        want = {self.block[k].strip() for k in range(a, b) if k not in self.markers and len(self.block[k].strip()) > 3}
+        if not want:
+            return scope
+        scores = sorted(((len(want & {x.strip() for x in self.lines[f.start - 1:f.end]}) / len(want), k)
+                         for k, f in enumerate(scope)), reverse=True)
+        return [scope[scores[0][1]]] if scores[0][0] - scores[1][0] >= CLEARLY else scope
 
     def _renamed(self, s: Symbol, container: Symbol | None) -> Symbol | None:
         """The file's symbol a new name in the block renames: the one of its kind and scope whose lines after
@@ -226,12 +241,24 @@ class _Merger:
         prev = next((p for p in reversed(before) if isinstance(matched.get(p), Symbol)), None)
         nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
         siblings = [f for f in self.symbols if f.parent == container]
-        if prev is not None:
+        hinted = self._hinted(s, container)
+        if hinted is not None:
+            rel, f = hinted
+            siblings = [g for g in self.symbols if g.parent == f.parent]
+            indent = _lead(self.lines[f.header - 1])
+            if rel == "after":
+                at, where, prev, nxt = f.end, f"after `{f.qualname}`, as the answer says", f, None
+            else:
+                at, where, prev, nxt = f.start - 1, f"before `{f.qualname}`, as the answer says", None, f
+        elif prev is not None:
             p = matched[prev]
             at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`"
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
+        elif container is None and self._method_like(s) and any(f.parent is not None for f in self.symbols):
+            self._defer(a, b, None, f"`{s.name}` is a new method and the answer does not say its class")
+            return
         elif siblings:
             last = siblings[-1]
             at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"
@@ -242,16 +269,27 @@ class _Merger:
             indent, where = _lead(self.lines[container.header - 1]) + _unit(self.lines), f"in `{container.qualname}`"
         else:
             at, indent, where = len(self.lines), "", "at the end of the file"
-        gap = gap or (2 if self.language == "python" and not indent else 1)
+        gap = _spacing(self.lines, siblings) or gap or (2 if self.language == "python" and not indent else 1)
         body = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), indent)
         if self.language == "markdown":  # a section ends with its blank lines: the new one after them
             new = (["\n"] if at and self.lines[at - 1].strip() else []) + body + (["\n"] if at < len(self.lines) else [])
         else:
-            after = 0  # before the next one: the blank lines the block has between the two
-            while b + after < len(self.dedented) and not self.dedented[b + after].strip():
-                after += 1
-            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * (after or gap)
+            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * gap
         self._change(at, at, new, f"added `{s.qualname}` {where}")
+
+    def _hinted(self, s: Symbol, container: Symbol | None) -> tuple[str, Symbol] | None:
+        """Where the answer's prose puts a new definition: ("after" | "before", the file's symbol), when the
+        names it gives point to one place in the scope it belongs to (a method pasted alone: any class)."""
+        method = container is None and self._method_like(s)
+        named = {name for rel, name in self.hints if rel == "named"}
+        found = [(rel, f) for rel, name in self.hints if rel != "named" for f in self.symbols
+                 if name in (f.name, f.qualname) and (f.parent == container if not method else
+                                                      f.parent is not None and f.parent.kind == "class")]
+        if len({f.parent for _, f in found}) > 1:  # the class the prose names
+            found = [(rel, f) for rel, f in found if f.parent is not None and f.parent.name in named]
+        if not found or len({(rel, f.parent) for rel, f in found}) > 1:
+            return None
+        return found[-1] if found[0][0] == "after" else found[0]
 
     def _pins(self, runs: list[tuple[int, int]], a: int, b: int, covered: set) -> list[tuple[bool, bool]]:
         """For each run inside a container's block lines [a, b): whether nothing (no marker, no placed symbol)
@@ -283,17 +321,26 @@ class _Merger:
         return any(have[k:k + n] == want for k in range(len(have) - n + 1))
 
     def _place_import(self, a: int, b: int, key: str) -> None:
+        """A run of import statements, each placed alone: one that imports a module the file imports once
+        replaces that import; a new one goes among the file's imports of its kind (`from` or `import`,
+        `import` or `require`): at its sorted place when those are sorted, else after the last of them."""
         statements = _imports(self.lines, self.language)
-        same = [(s, e) for s, e, k in statements if k == key]
-        text = self.dedented[a:b]
-        if len(same) == 1:
-            s, e = same[0]
-            self._change(s, e, text, f"replaced the import of {key} (line {s + 1})")
-        elif not same:
-            at = statements[-1][1] if statements else _head(self.lines, self.language)
-            self._change(at, at, text, f"added the import of {key}")
-        else:
-            self._defer(a, b, None, f"the file imports {key} in several places")
+        mine = _imports(self.dedented[a:b], self.language)
+        if not mine or mine[0][0] != 0 or mine[-1][1] < b - a or any(e != s for (_, e, _), (s, _, _) in zip(mine, mine[1:])):
+            mine = [(0, b - a, key)]  # not statements end to end: the run as one
+        for s, e, k in mine:
+            text = self.dedented[a + s:a + e]
+            same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
+            if self._holds(text, (0, len(self.lines))):
+                continue
+            if len(same) == 1:
+                fs, fe = same[0]
+                self._change(fs, fe, text, f"replaced the import of {k} (line {fs + 1})")
+            elif same:
+                self._defer(a + s, a + e, None, f"the file imports {k} in several places")
+            else:
+                at = _import_place(self.lines, statements, text[0], k, self.language)
+                self._change(at, at, text, f"added the import of {k}")
 
     def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
         """A top-level assignment of a name the file assigns once at its top level: that statement replaced."""
@@ -435,6 +482,7 @@ def _joined(lines: list[str]) -> list[str]:
     return [line if line.endswith("\n") or k == len(lines) - 1 else line + "\n" for k, line in enumerate(lines)]
 
 
+CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
 
 
@@ -478,6 +526,14 @@ def _moved(lines: list[str], old: str, new: str) -> list[str]:
     return out
 
 
+def _spacing(lines: list[str], siblings: list[Symbol]) -> int:
+    """The blank lines the file most often has between two neighbouring definitions of a scope (0: none
+    to go by)."""
+    gaps = Counter(sum(1 for x in lines[p.end:n.start - 1] if not x.strip())
+                   for p, n in zip(siblings, siblings[1:]) if all(not x.strip() for x in lines[p.end:n.start - 1]))
+    return gaps.most_common(1)[0][0] if gaps else 0
+
+
 def _trailing_blank(lines: list[str]) -> list[str]:
     n = 0
     while n < len(lines) and not lines[len(lines) - 1 - n].strip():
@@ -497,6 +553,25 @@ def _import_key(line: str, language: str | None) -> str | None:
     pattern = _PY_IMPORT if language == "python" else _JS_IMPORT if language == "javascript" else None
     m = pattern.match(line) if pattern else None
     return next(g for g in m.groups() if g is not None) if m else None
+
+
+def _import_place(lines: list[str], statements: list[tuple[int, int, str]], first: str, key: str,
+                  language: str | None) -> int:
+    """Where a new import statement goes (0-based line): see _Merger._place_import."""
+    if not statements:
+        return _head(lines, language)
+    same = [(s, e, k) for s, e, k in statements if _kind(lines[s]) == _kind(first)] or statements
+    keys = [k.lower() for _, _, k in same]
+    if keys == sorted(keys):
+        after = [s for s, _, k in same if k.lower() > key.lower()]
+        if after:
+            return after[0]
+    return same[-1][1]
+
+
+def _kind(line: str) -> str:
+    """An import statement's kind: its first word (`from`, `import`, `const`, `#include`, `use`)."""
+    return line.split()[0] if line.split() else ""
 
 
 def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str]]:

@@ -1,27 +1,53 @@
-"""Applying a chat's code block to a file: the parser's merge first (core/block_merge.py), the model only for
-the parts whose place the block does not say exactly.
+"""Applying a chat's answer to a file: its blocks read (core/chat_answer.py), merged by the parser
+(core/block_merge.py), the model only for the parts whose place the blocks do not say, and one guarantee checked
+on the result before anything is written.
+
+`apply(document, answer, engine, language=..., path=...)` is the one entry point: the CLI, the worker (the
+language server's and the editors' apply) and the HTTP apply endpoint call it. `answer` is what the user pasted:
+a chat's whole answer (prose, several fenced blocks, usage examples, blocks for other files) or one bare block.
 
 Each part the merge leaves pending is a windowed edit of the merged file: the lines the part belongs to (the
 function or class it sits in, found again by name in the merged file) are rewritten by the model with the
 part, markers and all, as its instruction, and every other line is copied (engine/selectors/windowed.py). The
-rewrite drafts from the window's lines and from the part's (engine/decoding/drafter.py), so the block's new lines are
-checked in one forward each run, not written token by token. So
-the model is loaded and run only for those parts; a block the parser places whole costs no forward pass.
-Whatever wrote the text, the guarantees hold at the end: no lazy-marker line lands in the file, and a file that
-parsed still parses.
+rewrite drafts from the window's lines and from the part's (engine/decoding/drafter.py), so the block's new
+lines are checked in one forward each run, not written token by token. A block the parser places whole costs
+no forward pass.
+
+The guarantee (`guarantee`), whatever wrote the result: every code line of every merged block is in it, in the
+block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
+assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands; a file
+that parsed still parses. A result that fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit
+code 3) with the reason and the result for review. A result equal to the file is `unchanged` (the block is
+already there): AppliedResult.unchanged, the CLI's exit code 4.
 """
+import difflib
+import re
 import time
 from collections.abc import Callable
 
-from copy_as_decode.core import block_merge, lazy_block
-from copy_as_decode.core.contract import EOS, Hooks
+from copy_as_decode.core import block_merge, chat_answer, lazy_block
+from copy_as_decode.core.contract import EOS, SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.document import split_lines
-from copy_as_decode.core.outline import outline
+from copy_as_decode.core.outline import Symbol, outline
 from copy_as_decode.core.syntax_check import new_errors
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.result import EditResult
 
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
+ALREADY = "no change: the block is already in the file"
+
+
+class AppliedResult(EditResult):
+    """An apply's result: the merged text, and what the answer held that was not merged (`left_out`: one line
+    each, why) and what the model placed (`model_parts`)."""
+
+    def __init__(self, text: str, stats: Stats, before: str, left_out: list[str], model_parts: list[str]):
+        super().__init__(text, stats, before=before)
+        self.document, self.left_out, self.model_parts = before, left_out, model_parts
+
+    @property
+    def unchanged(self) -> bool:
+        return self.text == self.document
 
 
 def instruction(part: str) -> str:
@@ -30,37 +56,54 @@ def instruction(part: str) -> str:
             "lines that stay as they are; change nothing else:\n```\n" + part.rstrip("\n") + "\n```")
 
 
-def apply(document: str, block: str, engine: Callable[[], object] | None = None, *, language: str | None = None,
-          hooks: Hooks = Hooks(), max_new_tokens: int | None = None, lines: tuple[int, int] | None = None) -> EditResult:
-    """The document with the block merged in. `engine()` gives the model's engine (an engine.front.EditFront),
-    called only when a part needs the model; without one such a block raises MergeError. `lines` (the editor's
-    selection, 1-based, inclusive) is where a part goes whose place the block does not say.
+def apply(document: str, answer: str, engine: Callable[[], object] | None = None, *, language: str | None = None,
+          path: str | None = None, hooks: Hooks = Hooks(), max_new_tokens: int | None = None,
+          lines: tuple[int, int] | None = None) -> AppliedResult:
+    """The document with the answer's blocks for it merged in. `engine()` gives the model's engine (an
+    engine.front.EditFront), called only when a part needs the model; without one such a block raises
+    MergeError. `path` (the file's, when known) tells an answer's blocks for other files apart. `lines` (the
+    editor's selection, 1-based, inclusive) is where a part goes whose place the block does not say.
 
-    Raises MergeError (nothing to place, a marker that would land, a result that no longer parses) or what
+    Raises MergeError (no block for this file, nothing to place, a part whose place is not certain and no
+    model), IncompleteEdit (stop SKIPPED: the result breaks the guarantee; `text` holds it for review) or what
     the model's edit raises (engine/front.py: IncompleteEdit when it does not finish or deletes unasked)."""
     start = time.perf_counter()
-    merged = block_merge.merge(document, block, language)
-    stats = Stats(selector=MERGE, stop=EOS, windows="; ".join(merged.placed))
-    text = merged.text
-    if merged.pending:
-        if engine is None:
+    read = chat_answer.read(answer, document, language, path)
+    left_out = [b.describe() for b in read.left_out]
+    changes = read.changes
+    if not changes:
+        raise block_merge.MergeError("the answer holds no code block for this file"
+                                     + (" (" + "; ".join(left_out) + ")" if left_out else ""))
+    language = language or outline(document.replace("\r\n", "\n"))[0]
+    stats = Stats(selector=MERGE, stop=EOS)
+    placed: list[str] = []
+    model_parts: list[str] = []
+    text = document
+    front = None
+    for block in changes:
+        merged = block_merge.merge(text, block.text, language, hints=block.hints)
+        placed += merged.placed
+        text = merged.text
+        if merged.pending and engine is None:
             raise block_merge.MergeError("the block's place in the file is not certain ("
                                          + "; ".join(p.why for p in merged.pending) + ") and no model was given")
-        front = engine()
         for part in merged.pending:
             hooks.check()
-            result = front.edit(text, instruction(part.text), "windowed", lines=_window(text, part, merged.language) or lines,
-                                language=merged.language, hooks=hooks, max_new_tokens=max_new_tokens,
-                                drafts=part.text)
+            front = front or engine()
+            window = _window(text, part, merged.language) or lines
+            result = front.edit(text, instruction(part.text), "windowed", lines=window, language=merged.language,
+                                hooks=hooks, max_new_tokens=max_new_tokens, drafts=part.text)
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
-            stats.windows = "; ".join(filter(None, (stats.windows, result.stats.windows)))
+            model_parts.append(f"{part.why}: the model took lines {result.stats.windows or window}")
             text = result.text
-    _check(document, block, text, merged.language)
+    stats.windows = "; ".join(placed + model_parts)
     stats.total_s = time.perf_counter() - start
+    if why := guarantee(document, [b.text for b in changes], text, language):
+        raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=text)
     from copy_as_decode.core.deletions import deleted_lines
     stats.deleted_lines = deleted_lines(document, text)
-    return EditResult(text, stats, before=document)
+    return AppliedResult(text, stats, document, left_out, model_parts)
 
 
 def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple[int, int] | None:
@@ -74,13 +117,77 @@ def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple
     return part.window if part.window is not None and part.window[1] <= n else None
 
 
-def _check(document: str, block: str, text: str, language: str | None) -> None:
-    read = lazy_block.read(block, document)
-    own = {line.strip() for line in split_lines(document)}
-    markers = {split_lines(read.text)[k].strip() for k in read.markers}
-    leaked = [line.strip() for line in split_lines(text) if line.strip() in markers and line.strip() not in own]
-    if leaked:
-        raise block_merge.MergeError(f"the result would hold the lazy marker `{leaked[0]}`; nothing was changed")
-    if broken := new_errors(document, text, language):
-        raise block_merge.MergeError(f"the result would no longer parse as {language.capitalize()} "
-                                     f"({broken[0].describe()}); nothing was changed")
+# the names a block's lines define: after a keyword, or before the parameters of a line that opens a body
+_DEFINED = re.compile(r"\b(?:def|class|function\*?|fn|func(?:\s*\([^)]*\))?|struct|enum|trait|impl|interface|type|"
+                      r"module|namespace)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\b|"
+                      r"\([^)]*\)\s*=>)|:\s*(?:async\s*)?function\b|\([^;]*\)\s*(?:->[^:{]*|:[^{]*)?[:{]\s*$)")
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+_IMPORTISH = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+[^=]+=\s*require\(|#include\b|"
+                        r"use\s|package\s|export\s+\*?\s*\{?[^=]*\bfrom\b)")
+_ASSIGNED = re.compile(r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)")
+
+
+def guarantee(document: str, blocks: list[str], text: str, language: str | None) -> str | None:
+    """Why `text` may not be written as `document` with `blocks` merged (see the module's docstring), or None."""
+    doc, new = document.replace("\r\n", "\n"), text.replace("\r\n", "\n")
+    reads = [lazy_block.read(b, doc) for b in blocks]
+    code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()] for r in reads]
+    have = [line.strip() for line in split_lines(new)]
+    for lines in code:
+        if (missing := _first_missing([x.strip() for x in lines], have)) is not None:
+            return f"the block's line `{missing[:60]}` is not in the result"
+    own = {line.strip() for line in split_lines(doc)}
+    markers = {split_lines(r.text)[k].strip() for r in reads for k in r.markers}
+    if leaked := [x for x in have if x in markers and x not in own]:
+        return f"the result would hold the lazy marker `{leaked[0]}`"
+    written = {x.strip() for lines in code for x in lines}
+    names = {n for lines in code for x in lines for n in _names(x, language)}
+    assigned = {m.group(1) for lines in code for x in lines if x == x.lstrip() and (m := _ASSIGNED.match(x))}
+    symbols = outline(doc, language)[1] if language else []
+    a, b = split_lines(doc), split_lines(new)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, [x.strip() for x in a], have, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if added := [x.strip() for x in b[j1:j2] if x.strip() and x.strip() not in written | own]:
+            return f"the result adds the line `{added[0][:60]}`, which neither the block nor the file has"
+        for k in range(i1, i2):
+            if a[k].strip() and not _may_change(k, a, symbols, names, assigned):
+                return f"the result changes line {k + 1} (`{a[k].strip()[:60]}`), outside what the block changes"
+    if broken := new_errors(doc, new, language):
+        return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
+    return None
+
+
+def _first_missing(want: list[str], have: list[str]) -> str | None:
+    """The first of `want` that `have` does not hold after the ones before it (in order), or None."""
+    at = 0
+    for w in want:
+        try:
+            at = have.index(w, at) + 1
+        except ValueError:
+            return w
+    return None
+
+
+def _names(line: str, language: str | None) -> set[str]:
+    if language == "markdown":
+        m = _HEADING.match(line.strip())
+        return {m.group(1)} if m else set()
+    return {g for m in _DEFINED.finditer(line) for g in m.groups() if g}
+
+
+def _may_change(k: int, lines: list[str], symbols: list[Symbol], names: set[str], assigned: set[str]) -> bool:
+    """Whether file line k (0-based) lies where the blocks may change the file: in a definition they name (or
+    one inside it), on an import line, or in a top-level assignment of a name they assign."""
+    for s in symbols:
+        if s.start - 1 <= k < s.end and s.name in names:
+            return True
+    if _IMPORTISH.match(lines[k]):
+        return True
+    j = k
+    while j > 0 and (lines[j][:1].isspace() or lines[j].strip()[:1] in ")]}" or not lines[j].strip()):
+        j -= 1
+    if _IMPORTISH.match(lines[j]):  # a line of an import that spans several
+        return True
+    m = _ASSIGNED.match(lines[j])
+    return m is not None and m.group(1) in assigned

@@ -1,0 +1,234 @@
+"""A chat's answer as pasted: its prose set aside, its fenced code blocks read, and the blocks that change the
+file told apart from those that do not.
+
+Every door that applies an answer reads it here (engine/apply.py: the CLI's file or stdin, the worker's and the
+language server's apply, the editors' apply-from-clipboard). An answer is Markdown (markdown-it-py finds the
+fences: ```lang path, ```lang, ~~~, fences indented in a list) or a bare code block without fences (one block,
+as it is). Each block is one of:
+  change   a block for this file: all of them are merged as one change, in the answer's order;
+  other    a block for another file (its fence's path, a `path:` or file name line right above it, or a first
+           line that is a comment naming a file) or in another language: listed, not merged;
+  usage    a block that defines nothing the change needs and only uses it: a shell command, console output, a
+           REPL session, a usage example (calls, no definition, none of its lines in the file), a test of it:
+           listed, not merged.
+The prose right above a block may say where a new definition goes ("right after `like()`", "before `parse`"):
+read as `hints`, (relation, name) pairs, for core/block_merge.py.
+"""
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from .document import split_lines
+from .languages import LANGUAGES
+
+CHANGE, OTHER, USAGE = "change", "other", "usage"
+
+# fence tags that name a language (besides the languages' own names and suffixes: core/languages.py)
+_TAGS = {"py": "python", "python3": "python", "py3": "python", "js": "javascript", "node": "javascript",
+         "jsx": "javascript", "mjs": "javascript", "cjs": "javascript", "md": "markdown",
+         "ts": "typescript", "tsx": "typescript", "golang": "go", "rs": "rust", "c++": "cpp", "cc": "cpp",
+         "hpp": "cpp", "h": "c", "kt": "kotlin", "rb": "ruby", "cs": "csharp"}
+# tags of what is run or shown, never merged
+_SHELL = {"sh", "bash", "shell", "console", "zsh", "fish", "powershell", "ps1", "bat", "cmd", "text", "txt",
+          "output", "log", "pycon", "pytb", "terminal", "plaintext", "diff", "patch"}
+# a file name: a known suffix (a dotted name such as `Version.minor` is not one)
+_PATH = (r"[\w.\-/\\]*\.(?:py|pyi|js|cjs|mjs|jsx|ts|tsx|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|json|"
+         r"ya?ml|toml|ini|cfg|sh|txt|html|css|scss|sql|lua|vue|svelte)")
+_PATH_LINE = re.compile(rf"^\W*(?:(?:path|file(?:name)?)\s*[:=]\s*)?[`*_]*(?P<path>{_PATH})[`*_]*\s*:?\s*$", re.I)
+_PATH_IN = re.compile(rf"`(?P<path>{_PATH})`")
+_COMMENT_PATH = re.compile(rf"^\s*(?:#|//|/\*|<!--|--)\s*(?:(?:file|path)\s*:\s*)?(?P<path>{_PATH})\s*(?:\*/|-->)?\s*$", re.I)
+_HINT = re.compile(r"\b(right after|just after|directly after|immediately after|after|below|following|"
+                   r"right before|just before|directly before|immediately before|before|above)\b"
+                   r"(?:\s+(?:the|your|its|existing))?\s+(?:(?:method|function|class|definition)\s+)?"
+                   r"`(?P<name>[\w.]+?)(?:\(\))?`", re.I)
+_NAMED = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)(?:\(\))?`")
+_PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
+
+
+@dataclass
+class Block:
+    text: str                   # the code, without its fences, "\n" line endings
+    tag: str = ""               # the fence's language tag ("" for none)
+    path: str | None = None     # the file it names, if any
+    kind: str = CHANGE
+    why: str = ""               # why it is not merged
+    # where the prose puts a new definition: ("after" | "before", a name or Class.name), and the names it
+    # mentions, ("named", name), which tell a class apart
+    hints: list[tuple[str, str]] = field(default_factory=list)
+    line: int = 1               # where it starts in the answer (1-based)
+
+    def describe(self) -> str:
+        head = self.text.strip().splitlines()[0][:60] if self.text.strip() else ""
+        return f"line {self.line}: {self.why} (`{head}`)"
+
+
+@dataclass
+class Answer:
+    blocks: list[Block]
+    fenced: bool                # whether the answer was Markdown with fences (else one bare block)
+
+    @property
+    def changes(self) -> list[Block]:
+        return [b for b in self.blocks if b.kind == CHANGE]
+
+    @property
+    def left_out(self) -> list[Block]:
+        return [b for b in self.blocks if b.kind != CHANGE]
+
+
+def language_of_tag(tag: str) -> str | None:
+    tag = tag.lower()
+    for lang in LANGUAGES:
+        if tag == lang.name or "." + tag in lang.suffixes:
+            return lang.name
+    return _TAGS.get(tag, tag or None)
+
+
+def language_of_path(path: str) -> str | None:
+    suffix = PurePosixPath(path.replace("\\", "/")).suffix.lower()
+    return next((lang.name for lang in LANGUAGES if suffix in lang.suffixes), None)
+
+
+def same_file(named: str, path: str | None) -> bool:
+    """Whether a path an answer names is the file `path` (one ends with the other, component by component)."""
+    if path is None:
+        return True
+    a = PurePosixPath(named.replace("\\", "/").lstrip("./")).parts
+    b = PurePosixPath(path.replace("\\", "/")).parts
+    n = min(len(a), len(b))
+    return n > 0 and a[-n:] == b[-n:]
+
+
+def read(answer: str, document: str = "", language: str | None = None, path: str | None = None) -> Answer:
+    """The answer's blocks, each told change / other / usage for `document` (in `language`, at `path`; either
+    may be None: unknown)."""
+    text = answer.replace("\r\n", "\n")
+    fences = [] if _is_code(text, language) else _fences(text)
+    if not fences:
+        return Answer([Block(text)], fenced=False)
+    own = {line.strip() for line in split_lines(document) if line.strip()}
+    top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
+    blocks = [_judged(b, own, top, language, path) for b in fences]
+    return Answer(blocks, fenced=True)
+
+
+def _is_code(text: str, language: str | None) -> bool:
+    """A bare block that is code as it is (a Python file with ``` in a docstring, a Markdown section with
+    code examples): no fence of the file's own language opens it."""
+    solid = [line for line in text.splitlines() if line.strip()]
+    if not solid:
+        return True
+    if language == "markdown":  # a section may hold fences itself: an answer fences it as markdown
+        return not re.match(r"^\s*(```+|~~~+)\s*(markdown|md)\b", solid[0], re.I)
+    if language == "python" and not re.match(r"^\s*(```|~~~)", solid[0]):
+        try:
+            ast.parse(text)
+            return True
+        except (SyntaxError, ValueError):
+            return False
+    return False
+
+
+def _fences(text: str) -> list[Block]:
+    from markdown_it import MarkdownIt
+    lines = text.splitlines()
+    out: list[Block] = []
+    for tok in MarkdownIt("commonmark").parse(text):
+        if tok.type != "fence" or tok.map is None:
+            continue
+        words = tok.info.split()
+        tag = words[0].strip("{}.") if words else ""
+        named = next((w.removeprefix("title=").strip("\"'") for w in words[1:] if re.fullmatch(_PATH, w.removeprefix(
+            "title=").strip("\"'"))), None)
+        if named is None and re.fullmatch(_PATH, tag) and language_of_tag(tag) == tag.lower():
+            named, tag = tag, PurePosixPath(tag).suffix.lstrip(".")  # ```pkg/config.py
+        above = _prose_above(lines, tok.map[0])
+        if named is None and above and (m := _PATH_LINE.match(above[-1])):
+            named = m.group("path")
+        elif named is None and above and above[-1].rstrip().endswith(":") and (m := _PATH_IN.search(above[-1])):
+            named = m.group("path")
+        code = split_lines(tok.content)
+        if code and (m := _COMMENT_PATH.match(code[0])) and language_of_path(m.group("path")):
+            named = named or m.group("path")
+            code = code[1:]
+        prose = " ".join(above)
+        hints = [("before" if h.group(1).lower().split()[-1] in ("before", "above") else "after", h.group("name"))
+                 for h in _HINT.finditer(prose)]
+        hints += [("named", m.group("name")) for m in _NAMED.finditer(prose)]
+        out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1))
+    return out
+
+
+def _prose_above(lines: list[str], k: int) -> list[str]:
+    """The paragraph of prose right above line k (the lines up to the blank line or fence before them)."""
+    out = []
+    j = k - 1
+    while j >= 0 and not lines[j].strip():
+        j -= 1
+    while j >= 0 and lines[j].strip() and not re.match(r"^\s*(```|~~~)", lines[j]):
+        out.insert(0, lines[j].strip())
+        j -= 1
+    return out
+
+
+def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: str | None) -> Block:
+    tagged = language_of_tag(b.tag) if b.tag else None
+    if b.path is not None and not same_file(b.path, path):
+        b.kind, b.why = OTHER, f"for {b.path}"
+    elif b.tag.lower() in _SHELL or any(_PROMPT.match(x) for x in b.text.splitlines()[:1]):
+        b.kind, b.why = USAGE, "a command or its output"
+    elif tagged and language and tagged != language and not (b.path and path):
+        b.kind, b.why = OTHER, f"in {tagged}, not {language}"
+    elif b.path is not None and path is None and language and language_of_path(b.path) not in (None, language):
+        b.kind, b.why = OTHER, f"for {b.path}"
+    elif not b.tag and language and _output(b.text, own, language):
+        b.kind, b.why = USAGE, "output, not code"
+    elif _uses_only(b.text, own, top, language):
+        b.kind, b.why = USAGE, "a usage example: it defines nothing the file has or needs"
+    return b
+
+
+def _output(text: str, own: set[str], language: str) -> bool:
+    """An untagged block that is not code of the file's language and holds none of its lines: what a run
+    prints."""
+    from .syntax_check import errors
+    lines = [x.strip() for x in split_lines(text) if x.strip()]
+    return bool(lines) and not any(x in own for x in lines) and bool(errors(text, language))
+
+
+_DEFINES = {"python": re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)"),
+            "javascript": re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:function\*?\s+([\w$]+)|class\s+([\w$]+)|"
+                                     r"(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s*)?(?:function|\())|"
+                                     r"^\s*(?:static\s+|async\s+|get\s+|set\s+)*([\w$]+)\s*\([^)]*\)\s*\{\s*$")}
+_IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+.*\brequire\(|#include\b|use\s)")
+
+
+def _uses_only(text: str, own: set[str], top: set[str], language: str | None) -> bool:
+    """A block that defines nothing new or changed for the file and holds none of its lines: a usage example
+    (calls and prints, maybe importing what the change defines), or a test of the change."""
+    from .lazy_block import read
+    lines = [line for line in split_lines(text) if line.strip()]
+    if not lines or not own:
+        return False
+    block = read(text, "\n".join(own))
+    if block.markers:
+        return False
+    defines = _DEFINES.get(language or "")
+    least = min(len(x) - len(x.lstrip()) for x in lines)
+    names = [m for line in lines if defines and (m := defines.match(line))
+             and (m.lastindex != 2 or len(line) - len(line.lstrip()) == least)]
+    # an assignment defines only a name the file assigns itself (else it is the example's own variable)
+    names = [m for m in names if not (m.lastindex == 2 and language == "python") or
+             any(x.startswith((m.group(2) + " =", m.group(2) + ":")) for x in top)]
+    tests = [m for m in names if (next(g for g in m.groups() if g) or "").lower().startswith("test")]
+    if names and len(tests) == len(names) and not any("def test" in x or "class Test" in x for x in own):
+        return True  # a test of the change, written for a test file the answer does not name
+    code = [line.strip() for line in lines if not line.lstrip().startswith(("#", "//"))]
+    if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
+        return False  # imports alone: the change's new imports
+    if names and not tests:
+        return False
+    held = sum(1 for x in code if len(x) > 3 and x in own and not _IMPORT.match(x))
+    # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`
+    return held * 3 < len(code) and any("(" in x for x in code)
