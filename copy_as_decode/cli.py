@@ -189,7 +189,7 @@ def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
 
 
 def cmd_apply(args) -> int:
-    from copy_as_decode.engine.apply import apply
+    from copy_as_decode.engine.apply import ALREADY, apply
     document = read_text(args.path)
     if args.block in (None, "-"):
         try:
@@ -203,9 +203,14 @@ def cmd_apply(args) -> int:
     bar = Bar("apply")
     try:  # the model is loaded only for a part whose place the block does not say exactly (engine/apply.py)
         result = apply(document, block, None if args.no_model else lambda: make_engine(args),
-                       language=language_of(args.path), hooks=bar, max_new_tokens=args.max_new_tokens)
+                       language=language_of(args.path), path=args.path, hooks=bar, max_new_tokens=args.max_new_tokens)
     finally:
         bar.close()
+    for left in result.left_out:  # an answer's blocks for other files, commands, usage examples
+        print(f"not merged: {left}", file=sys.stderr)
+    if result.unchanged:
+        print(f"copy-as-decode: {ALREADY}", file=sys.stderr)
+        return contract.EXIT_UNCHANGED
     put_result(args, document, result.text)
     s = result.stats
     print(f"{s.selector}: {s.windows or 'no change'}; {s.sampled} sampled + {s.spliced} copied tokens in "
@@ -273,9 +278,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(s)
     s.set_defaults(func=cmd_edit)
 
-    s = sub.add_parser("apply", help="merge a code block (a chat's answer, lazy markers allowed) into a file")
+    s = sub.add_parser("apply", help="merge a chat's answer (its code blocks for this file, lazy markers allowed) "
+                                     "into a file")
     s.add_argument("path")
-    s.add_argument("block", nargs="?", help="the file holding the block (default, or -: stdin)")
+    s.add_argument("block", nargs="?", help="the file holding the answer or one code block (default, or -: stdin)")
     s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
     s.add_argument("--no-model", action="store_true",
                    help="place only what the parser can; a block whose place is not certain fails (exit code 2)")

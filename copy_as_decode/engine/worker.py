@@ -255,6 +255,11 @@ def _apply_args(p: dict) -> dict:
     language = p.get("language")
     if language is not None and not isinstance(language, str):
         raise TypeError("`language` must be a string")
+    path = p.get("path")
+    if path is not None and not isinstance(path, str):
+        raise TypeError("`path` must be a string")
     lines = wire_lines(p)
-    return {"document": p["document"], "block": p["block"], "language": language,
+    # `block`: a chat's answer or one code block (engine/apply.py reads it); `path`: the document's, to tell
+    # the answer's blocks for other files apart
+    return {"document": p["document"], "answer": p["block"], "language": language, "path": path,
             "max_new_tokens": parse_budget(p.get("max_new_tokens")), "lines": lines}

@@ -207,10 +207,12 @@ class EditRunner:
 def _merged(text: str, block: str, language: str | None) -> str | None:
     """The document with the block placed by the parser alone (its pending parts not), or None when the
     parser refuses it (the worker's own answer says why)."""
-    from copy_as_decode.core.block_merge import MergeError, merge
+    from copy_as_decode.core.block_merge import MergeError
+    from copy_as_decode.core.contract import IncompleteEdit
+    from copy_as_decode.engine.apply import apply
     try:
-        return merge(text, block, language).text
-    except MergeError:
+        return apply(text, block, None, language=language).text
+    except (MergeError, IncompleteEdit):
         return None
 
 
