@@ -6,8 +6,9 @@ know the exact result. Lines at its start that begin with "#" steer the double i
     #slow S [N]      N progress steps (default 100) of S seconds each before answering; cancellable
     #crash           exit at once with status 3 (after a line on stderr)
     #error CODE MSG  answer with that error (without error data)
-    #refuse          resolve the program, then refuse it as a deletion nobody asked for (1004, stop
-                     `skipped`, the result in `data.text`), as the real worker does
+    #refuse [STOP]   resolve the program, then refuse it as the real worker does (1004, the result in
+                     `data.text`): as a deletion nobody asked for (stop `skipped`), or with STOP `unparsed`
+                     as a result with new parse errors
 
 and misbehave as a broken worker would:
 
@@ -42,7 +43,8 @@ of the document is kept; stats echo `lines` and `at` (the cursor) as sent.
 Each #slow step and each generated character counts as one sampled token. Like the real worker it takes
 `max_new_tokens` "auto" (the default: no limit here) or a positive integer; an edit that would sample more is
 answered with INCOMPLETE (1004), the contract's message and data {"stop": "cap", "limit", "stats"}. A program
-that does not parse or resolve is answered with error 1003. Results are {"text", "program", "stop", "stats"};
+that does not parse or resolve is answered with error 1003. Results are {"text", "program", "stop", "stats"},
+plus, as the real worker's, "status": "unchanged" and why in "message" when the text is the document as sent;
 stats add `model`, `device`, `dtype`, `pid`, `selector` and `max_new_tokens` (as sent) so tests can see which
 process and which settings served an edit.
 
@@ -81,6 +83,9 @@ current = {"id": None}
 cancelled: set = set()
 queued: set = set()
 stopping = threading.Event()  # `shutdown` arrived
+# what #refuse says, by stop, as the real worker's messages do (core/deletions.py, core/syntax_check.py)
+REFUSALS = {contract.SKIPPED: "the model's answer deletes lines 2-3 unasked",
+            contract.UNPARSED: "the result has parse errors the document had not: line 2"}
 
 
 def send(msg: dict) -> None:
@@ -196,10 +201,12 @@ def run_edit(req: dict, info: dict) -> None:
                     "id": rid, "sampled": k, "spliced": 0, "budget": limit or 0, "text_chars": 0, "window": "",
                     "partial": {"lines": [first, last], "text": "".join(shown[:k])}}})
                 time.sleep(float(d[1]))
-    if ["refuse"] in directives:
-        return answer(rid, error={"code": INCOMPLETE, "message": "the model's answer deletes lines 2-3 unasked; "
-                                  "nothing was changed", "data": {"stop": contract.SKIPPED, "limit": limit or 0,
-                                                                 "stats": stats(contract.SKIPPED, 1), "text": text}})
+    for d in directives:
+        if d[0] == "refuse":
+            stop = d[1] if len(d) > 1 else contract.SKIPPED
+            why = REFUSALS[stop]
+            return answer(rid, error={"code": INCOMPLETE, "message": f"{why}; nothing was changed", "data": {
+                "stop": stop, "limit": limit or 0, "stats": stats(stop, 1), "text": text}})
     for item in items:
         if isinstance(item, Gen):
             sampled += len(item.text)
@@ -212,8 +219,10 @@ def run_edit(req: dict, info: dict) -> None:
     send({"jsonrpc": "2.0", "method": "progress",
           "params": {"id": rid, "sampled": sampled, "spliced": spliced, "budget": limit or 0,
                      "text_chars": len(text)}})
-    answer(rid + 1000 if ["wrongid"] in directives else rid, {"text": text, "program": program, "stop": contract.EOS,
-                 "stats": stats(contract.EOS, len(items))})
+    result = {"text": text, "program": program, "stop": contract.EOS, "stats": stats(contract.EOS, len(items))}
+    if text == document:
+        result.update(status=contract.UNCHANGED, message="the model answered the text as it was")
+    answer(rid + 1000 if ["wrongid"] in directives else rid, result)
 
 
 def _spans(words: list[str]) -> list[dict]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types as t
 
-from copy_as_decode.core.contract import INCOMPLETE, SKIPPED, TOO_LONG
+from copy_as_decode.core.contract import INCOMPLETE, SKIPPED, TOO_LONG, UNPARSED
 from copy_as_decode.server import positions
 from copy_as_decode.server.edit_request import EDIT_TITLE, EditCommand
 from copy_as_decode.server.edit_run import EditRunner
@@ -63,9 +63,9 @@ class FakeProgress:
 class Run:
     """One edit of the document {URI: TEXT} (version 1); `told` are the messages to the user."""
 
-    def __init__(self, worker, settings=Settings(), can_review=False):
+    def __init__(self, worker, settings=Settings(), can_review=False, asks=False):
         self.docs = {URI: Doc(URI, 1, TEXT)}
-        self.worker, self.settings, self.can_review = worker, settings, can_review
+        self.worker, self.settings, self.can_review, self.asks = worker, settings, can_review, asks
         self.told: list[tuple[t.MessageType, str]] = []
         self.progress = FakeProgress()
         self.jobs = Jobs()
@@ -75,7 +75,7 @@ class Run:
                             lambda kind, text: self.told.append((kind, text)))
         with self.jobs.track("request-1", req.uri) as job:
             return await runner.run(req, settings=self.settings, can_review=self.can_review, job=job,
-                                    progress=self.progress)
+                                    progress=self.progress, asks=self.asks)
 
 
 def edit(instruction="rename f to h", version=1, **kw) -> EditCommand:
@@ -115,10 +115,16 @@ async def test_a_stale_version_is_refused():
 async def test_no_change_is_unchanged():
     run = Run(FakeWorker({"text": TEXT, "stats": {"model": "fake"}}))
     outcome = await run(edit())
+    said = "No change: the model answered the text as it was"
     assert (outcome.status, outcome.edits, outcome.stats) == ("unchanged", [], {"model": "fake"})
-    assert run.told == [(t.MessageType.Info, "the model made no change")] and run.progress.ended == ["no change"]
+    assert run.told == [(t.MessageType.Info, said)] and run.progress.ended == ["no change"]
     assert outcome.result() == {"applied": False, "status": "unchanged", "reviewed": False, "edits": 0,
-                                "stats": {"model": "fake"}, "message": "the model made no change"}
+                                "stats": {"model": "fake"}, "message": said}
+    # the worker's word and its why (docs/worker-protocol.md): nothing applied, whatever text came with it
+    run = Run(FakeWorker({"text": TEXT + "x\n", "status": "unchanged", "message": "the block is already in the file"}))
+    outcome = await run(edit())
+    assert (outcome.status, outcome.edits, outcome.message) == (
+        "unchanged", [], "No change: the block is already in the file")
 
 
 async def test_a_worker_error_is_an_error_outcome_and_nothing_is_applied():
@@ -142,7 +148,17 @@ async def test_a_worker_error_is_an_error_outcome_and_nothing_is_applied():
     assert outcome.message == "the edit failed (KeyError: 'boom'); nothing was changed"
 
 
-async def test_a_refused_deletion_is_offered_for_review_only_where_the_client_shows_annotations():
+async def test_a_refused_result_is_only_ever_offered_for_review():
+    """As hunks that need confirmation where the client shows annotations, else as a question where it answers
+    one, else refused; a result with new parse errors as a deletion nobody asked for."""
+    unparsed = WorkerError("the result has parse errors the document had not: line 2; nothing was changed",
+                           INCOMPLETE, {**REFUSAL.data, "stop": UNPARSED})
+    for kw in ({"can_review": True}, {"asks": True}, {}):
+        outcome = await Run(FakeWorker(unparsed), **kw)(edit())
+        assert (outcome.status, outcome.reviewed, outcome.asks) == (
+            ("ok", True, False) if kw.get("can_review") else ("ok", False, True) if kw else ("error", False, False))
+        assert (outcome.warning or outcome.message).startswith(str(unparsed))
+
     run = Run(FakeWorker(REFUSAL), can_review=True)
     outcome = await run(edit())
     assert (outcome.status, outcome.reviewed, outcome.warning) == ("ok", True, str(REFUSAL))
@@ -150,7 +166,14 @@ async def test_a_refused_deletion_is_offered_for_review_only_where_the_client_sh
     assert outcome.stats == {"model": "fake"} and run.progress.ended == ["1 edit to review"]
     assert run.told == [(t.MessageType.Warning, "the model's answer deletes lines 2-3 unasked; review it")]
 
-    for kw in ({"can_review": False}, {"can_review": True, "settings": Settings(review="never")}):
+    # a client without annotations that answers questions: the user is asked before anything is applied
+    run = Run(FakeWorker(REFUSAL), asks=True)
+    outcome = await run(edit())
+    assert (outcome.status, outcome.reviewed, outcome.asks, outcome.warning) == ("ok", False, True, str(REFUSAL))
+    assert outcome.result()["reviewed"] and run.progress.ended == ["1 edit to review"] and run.told == []
+
+    for kw in ({"can_review": False}, {"can_review": True, "settings": Settings(review="never")},
+               {"asks": True, "settings": Settings(review="never")}):
         run = Run(FakeWorker(REFUSAL), **kw)
         outcome = await run(edit())
         assert (outcome.status, outcome.edits, outcome.reviewed) == ("error", [], False)

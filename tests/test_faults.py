@@ -4,8 +4,10 @@ driven by a plain LSP client written here, so that every byte it sends is the te
 Every case checks the same invariants after its fault: the server is still up and answered every request;
 each edit it applied carried the buffer's version at that moment; the buffer is what the worker answered, or
 unchanged; every progress that began has ended; the next edit succeeds within FAULT_RECOVERY_S; and no worker
-process is left behind (each one seen, but the current one, is gone). The cases that end the server check
-that it leaves no worker behind either, whatever the worker does with SIGTERM.
+process is left behind (each one seen, but the current one, is gone). The cases run in two editors: one that
+shows change annotations (as VS Code does) and one that does not but answers window/showMessageRequest (as
+Neovim 0.11 does); a result that may only be reviewed reaches either buffer only on the user's yes. The cases
+that end the server check that it leaves no worker behind either, whatever the worker does with SIGTERM.
 """
 import asyncio
 import itertools
@@ -30,19 +32,27 @@ pytestmark = [pytest.mark.model, pytest.mark.asyncio(loop_scope="module")]
 TIMEOUT_S = 5  # the server's `timeout` setting here: a hung edit ends after it; the next one waits CANCEL_GRACE_S
 FAULT_RECOVERY_S = 5.0  # the next edit after any fault succeeds within this
 SLOW = "#slow 0.05 400\n<gen>x\n</gen>"  # 20 s unless cancelled
-CAPABILITIES = {"window": {"workDoneProgress": True},
+CAPABILITIES = {"window": {"workDoneProgress": True, "showMessage": {}},
                 "workspace": {"applyEdit": True, "workspaceEdit": {"documentChanges": True,
                                                                    "changeAnnotationSupport": {}}}}
+# an editor that shows no change annotations: a result that may only be reviewed is asked about instead
+PLAIN = {"window": {"workDoneProgress": True, "showMessage": {}},
+         "workspace": {"applyEdit": True, "workspaceEdit": {"documentChanges": True}}}
 CONVERTER = default_converter()
 
 
 class Client:
     """An editor over stdio: it keeps each document's version and text, applies workspace/applyEdit to them
     (refusing one for another version, and recording it as a violation), and records progress, messages, and
-    the worker PIDs the server's stderr names (tests/fake_worker.py logs "fake worker PID: ...")."""
+    the worker PIDs the server's stderr names (tests/fake_worker.py logs "fake worker PID: ...").
 
-    def __init__(self, proc: asyncio.subprocess.Process):
-        self.proc = proc
+    Its user answers every review `yes` (True: keeps every hunk that needs confirmation, or answers Apply to a
+    question; False: discards them, or answers Discard), after `meanwhile()` when it is set (typing while the
+    question is open); `questions` and `reviews` (each annotated edit's hunk labels) record what was shown, and
+    `applies` the documents of every workspace/applyEdit, applied or not."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, annotations: bool):
+        self.proc, self.annotations = proc, annotations
         self.ids = itertools.count(1)
         self.answers: dict = {}  # request id -> future of its answer
         self.docs: dict[str, list] = {}  # uri -> [version, text]
@@ -50,16 +60,21 @@ class Client:
         self.messages: list[tuple[int, str]] = []
         self.violations: list[str] = []
         self.pids: set[int] = set()
+        self.yes = True
+        self.meanwhile: Callable[[], None] | None = None
+        self.questions: list[dict] = []
+        self.reviews: list[list[str]] = []
+        self.applies: list[str] = []
         self.reading = [asyncio.ensure_future(self._read()), asyncio.ensure_future(self._read_stderr())]
 
     @classmethod
-    async def start(cls, **settings) -> "Client":
+    async def start(cls, capabilities: dict = CAPABILITIES, **settings) -> "Client":
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "copy_as_decode.cli", "serve", stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, limit=1 << 24)
-        client = cls(proc)
+        client = cls(proc, "changeAnnotationSupport" in capabilities["workspace"]["workspaceEdit"])
         options = {"workerCommand": FAKE_WORKER, "model": "fake", "timeout": TIMEOUT_S, **settings}
-        answer = await client.request("initialize", {"capabilities": CAPABILITIES,
+        answer = await client.request("initialize", {"capabilities": capabilities,
                                                      "initializationOptions": {"copyAsDecode": options}})
         assert answer["result"]["capabilities"]["positionEncoding"] == UTF16
         client.notify("initialized", {})
@@ -106,11 +121,27 @@ class Client:
                 self.pids.add(int(line.split()[2].rstrip(b":")))
 
     def _serve(self, method: str, params):
-        """The server's requests: workspace/applyEdit is applied; the others need no more than null."""
+        """The server's requests: workspace/applyEdit is applied (reviewed hunks on the user's yes), a question
+        answered as the user does; the others need no more than null."""
+        if method == "window/showMessageRequest":
+            self.questions.append(params)
+            if self.meanwhile is not None:
+                self.meanwhile()
+            return next((a for a in params["actions"] if a["title"] == ("Apply" if self.yes else "Discard")), None)
         if method != "workspace/applyEdit":
             return None
         [change] = params["edit"]["documentChanges"]
         uri, version = change["textDocument"]["uri"], change["textDocument"]["version"]
+        self.applies.append(uri)
+        notes = params["edit"].get("changeAnnotations") or {}
+        if notes and not self.annotations:
+            self.violations.append(f"change annotations sent to an editor that does not show them ({uri})")
+        asks = [notes[e["annotationId"]]["label"] for e in change["edits"]
+                if notes.get(e.get("annotationId"), {}).get("needsConfirmation")]
+        if asks:
+            self.reviews.append(asks)
+            if not self.yes:  # the user discards the review: no reason given, as VS Code's Discard
+                return {"applied": False}
         doc = self.docs.get(uri)
         if doc is None or version != doc[0]:
             self.violations.append(f"an edit of {uri} for version {version}, the buffer's is {doc and doc[0]}")
@@ -177,6 +208,7 @@ class Case:
     name: str
     text: str
     run: Callable[[Client, str], Awaitable[str | None]]  # the buffer's expected text; None: unchanged
+    editor: str = "server"  # the fixture that runs it: `server` (shows annotations) or `plain_server`
 
     def __repr__(self) -> str:
         return self.name
@@ -302,10 +334,53 @@ LINES400 = "".join(f"line {k}\n" for k in range(1, 401))
 HALF = '<copy lines="1-200"/>'  # an answer that drops lines 201-400
 
 
-async def drop_reviewed(c: Client, uri: str) -> str:
-    res = result(await answered(c.edit(uri, HALF)))
-    assert res["status"] == "applied" and res["reviewed"] and "deletes the file's tail" in res["warning"], res
-    return LINES400[:LINES400.index("line 201\n")]
+UNPARSED = "a = 1\nb = 2\n"
+BROKEN = '#refuse unparsed\n<copy lines="1-1"/><gen>b = (2\n</gen>'  # a result the worker refuses: new parse errors
+
+
+def reviewed(instruction: str, says: str, yes: bool, expected: str | None) -> Callable:
+    """A result that may only be reviewed (a deletion nobody asked for, new parse errors), shown to the user:
+    as hunks that need confirmation where the editor shows annotations, else as an Apply / Discard question
+    that names the hunks, before any workspace/applyEdit. The buffer gets `expected` (at its version, which the
+    editor checks) on the user's yes, and nothing otherwise."""
+    async def run(c: Client, uri: str) -> str | None:
+        c.yes, questions, reviews = yes, len(c.questions), len(c.reviews)
+        try:
+            res = result(await answered(c.edit(uri, instruction)))
+        finally:
+            c.yes = True
+        assert res["status"] == ("applied" if yes else "rejected") and res["reviewed"], res
+        assert says in res["warning"], res
+        if c.annotations:
+            assert len(c.questions) == questions and len(c.reviews) == reviews + 1
+        else:
+            [asked] = c.questions[questions:]
+            assert says in asked["message"] and "Apply it anyway?" in asked["message"], asked
+            assert [a["title"] for a in asked["actions"]] == ["Apply", "Discard"] and len(c.reviews) == reviews
+            assert c.applies.count(uri) == yes  # nothing is sent before the yes, and nothing after a no
+        return expected if yes else None
+    return run
+
+
+async def typed_while_asked(c: Client, uri: str) -> str:
+    """The user types while the question is open, then answers Apply: the result was for the old version, so
+    nothing is applied."""
+    c.meanwhile = lambda: c.change(uri, "typed\n")
+    try:
+        res = result(await answered(c.edit(uri, HALF)))
+    finally:
+        c.meanwhile = None
+    assert res["status"] == "stale" and uri not in c.applies, res
+    assert any("changed while the edit waited for your answer" in m for _, m in c.messages)
+    return "typed\n"
+
+
+async def unchanged(c: Client, uri: str) -> None:
+    """The worker answers the document as it was: nothing is applied, and the user is told why."""
+    res = result(await answered(c.edit(uri, '<copy lines="1-2"/>')))
+    said = "No change: the model answered the text as it was"
+    assert (res["status"], res["applied"], res["message"]) == ("unchanged", False, said), res
+    assert (t.MessageType.Info, f"Copy-as-Decode: {said}") in c.messages and uri not in c.applies
 
 
 CASES = [
@@ -341,16 +416,26 @@ CASES = [
     Case("hang", "a\n", fails("#hang\n", "timeout", f"timed out after {TIMEOUT_S} s")),
     Case("crash-mid-edit", "a\n", fails("#slow 0.05 4\n#crash\n", "error", "exit code 3")),
     Case("drop-refused", LINES400, fails(HALF, "error", "deletes the file's tail: lines 201-400", review="never")),
-    Case("drop-reviewed", LINES400, drop_reviewed),
+    # results that may only be reviewed (one the server's own check refuses, ones the worker refuses), in both
+    # editors, with the user's yes and no
+    *[Case(f"{name}-{editor}-{'yes' if yes else 'no'}", text, reviewed(program, says, yes, expected), fixture)
+      for name, text, program, says, expected in (
+          ("drop", LINES400, HALF, "deletes the file's tail: lines 201-400", LINES400[:LINES400.index("line 201\n")]),
+          ("refused", "a\nb\nc\n", '#refuse\n<copy lines="1-1"/>', "deletes lines 2-3 unasked", "a\n"),
+          ("unparsed", UNPARSED, BROKEN, "parse errors the document had not", "a = 1\nb = (2\n"))
+      for editor, fixture in (("annotations", "server"), ("asked", "plain_server")) for yes in (True, False)],
+    Case("typed-while-asked", LINES400, typed_while_asked, "plain_server"),
+    *[Case(f"unchanged-{fixture}", "a\nb\n", unchanged, fixture) for fixture in ("server", "plain_server")],
     Case("refusal", "a\nb\nc\n", fails('#refuse\n<copy lines="1-1"/>', "error", "unasked", review="never")),
+    Case("unparsed-refused", UNPARSED, fails(BROKEN, "error", "parse errors the document had not", review="never"),
+         "plain_server"),
     Case("engine-error", "a\n", fails("#error 1001 too long for the context\n", "error", "too long")),
     Case("slow-progress", "a\n", slow_progress),
 ]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def server():
-    c = await Client.start()
+async def _serving(capabilities: dict):
+    c = await Client.start(capabilities)
     yield c
     assert result(await answered(c.request("shutdown", None))) is None
     c.notify("exit", None)
@@ -359,9 +444,21 @@ async def server():
     await until(lambda: not any(alive(pid) for pid in c.pids), what="every worker to stop")
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def server():
+    async for c in _serving(CAPABILITIES):
+        yield c
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def plain_server():
+    async for c in _serving(PLAIN):
+        yield c
+
+
 @pytest.mark.parametrize("case", CASES, ids=repr)
-async def test_fault(server: Client, case: Case):
-    c = server
+async def test_fault(server: Client, plain_server: Client, case: Case):
+    c = {"server": server, "plain_server": plain_server}[case.editor]
     uri = f"file:///faults/{case.name}.py"
     c.open(uri, case.text)
     asked = len(c.answers)

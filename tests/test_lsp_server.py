@@ -82,6 +82,8 @@ class Editor:
         self.applied: list[t.ApplyWorkspaceEditParams] = []
         self.accept = True
         self.accept_hunks = None  # in a review: the annotation ids the user keeps ticked (None: all)
+        self.questions: list[t.ShowMessageRequestParams] = []
+        self.answer = "Apply"  # the action the user picks when asked (window/showMessageRequest); None: closes it
 
     def open(self, uri: str, text: str, version: int = 1) -> None:
         self.docs[uri] = [version, text]
@@ -124,6 +126,10 @@ class Editor:
         for uri, edits in (edit.changes or {}).items():
             self.change(uri, editor_apply(self.docs[uri][1], edits, self.encoding))
         return t.ApplyWorkspaceEditResult(applied=True)
+
+    def on_question(self, params: t.ShowMessageRequestParams) -> t.MessageActionItem | None:
+        self.questions.append(params)
+        return next((a for a in params.actions or [] if a.title == self.answer), None)
 
     def on_apply_edit(self, params: t.ApplyWorkspaceEditParams) -> t.ApplyWorkspaceEditResult:
         self.applied.append(params)
@@ -174,6 +180,10 @@ async def session(encoding=UTF16, resolve=True, progress=True, worker=None, caps
         @client.feature(t.WORKSPACE_APPLY_EDIT)
         def apply_edit(ls: LanguageClient, params: t.ApplyWorkspaceEditParams):
             return editor_box["editor"].on_apply_edit(params)
+
+        @client.feature(t.WINDOW_SHOW_MESSAGE_REQUEST)
+        def question(ls: LanguageClient, params: t.ShowMessageRequestParams):
+            return editor_box["editor"].on_question(params)
 
         return client
 
@@ -327,6 +337,46 @@ async def test_a_refused_deletion_is_offered_only_for_review():
         assert editor.text(URI) == "a\nb\nc\n" and not editor.applied
 
 
+@pytest.mark.parametrize("preset,encoding", [("neovim@v0.11.0", UTF8), ("visual-studio-code", UTF16)])
+async def test_a_refused_result_reaches_the_buffer_only_through_review(preset, encoding):
+    """A result the worker refused as one with new parse errors (stop `unparsed`), in the clients we drive:
+    Neovim 0.11 shows no change annotations, so it is asked first (Apply / Discard, naming the hunks) and is
+    sent, at the buffer's version, on Apply only; VS Code gets hunks that need confirmation. A quick fix
+    resolved for Neovim is asked about the same way."""
+    broken = '#refuse unparsed\n<copy lines="1-1"/><gen>b = (2\n</gen>'
+    asks = preset.startswith("neovim")
+    async with session(encoding=encoding, caps=client_capabilities(preset)) as (client, editor):
+        for k, yes in enumerate((False, True)):
+            uri = f"file:///tmp/copy-as-decode-test/refused-{k}.py"
+            editor.open(uri, "a = 1\nb = 2\n")
+            editor.answer, editor.accept_hunks = ("Apply", None) if yes else ("Discard", set())
+            editor.applied.clear()
+            res = await edit(client, uri, broken, editor=editor)
+            assert (res["status"], res["reviewed"]) == ("applied" if yes else "rejected", True), res
+            assert "the result has parse errors the document had not: line 2" in res["warning"]
+            assert editor.text(uri) == ("a = 1\nb = (2\n" if yes else "a = 1\nb = 2\n")
+            if asks:
+                question = editor.questions.pop()
+                assert [a.title for a in question.actions] == ["Apply", "Discard"] and not editor.questions
+                assert "parse errors the document had not: line 2. Apply it anyway? Its 1 change: line 2: " \
+                       "replace 1 line" in question.message
+                assert len(editor.applied) == yes  # nothing sent before the yes
+                assert not editor.applied or (review_of(editor.applied[0]) is None and
+                                              editor.applied[0].edit.document_changes[0].text_document.version == 1)
+            else:
+                [applied] = editor.applied
+                assert review_of(applied) == ["line 2: replace 1 line"] and not editor.questions
+        if asks:
+            editor.open(SCRATCH, "a = 1\nb = 2\n")
+            action = t.CodeAction(title="Fix with Copy-as-Decode: x", kind="quickfix",
+                                  data={"uri": SCRATCH, "version": 1, "instruction": broken})
+            for answer in ("Discard", "Apply"):
+                editor.answer = answer
+                resolved = await client.code_action_resolve_async(action)
+                assert editor.questions.pop() and (resolved.edit is None) == (answer == "Discard")
+            assert review_of(t.ApplyWorkspaceEditParams(edit=resolved.edit)) is None
+
+
 @pytest.mark.parametrize("encoding", [UTF16, UTF8])
 async def test_positions_with_emoji_and_cjk(encoding):
     text = "s = '😀😀 中文' # 🎉\nt = '𝔘𝔫𝔦' + '漢字'\nu = 1\n"
@@ -373,12 +423,15 @@ async def test_document_without_final_newline(shared):
 
 
 async def test_unchanged_result_applies_nothing(shared):
+    """The worker answers the document as it was (status `unchanged`, docs/worker-protocol.md): nothing is sent to
+    the editor, the user is told why, and the command's result says `unchanged`."""
     client, editor, uri, uri2 = shared
     editor.open(uri, "a\n")
     res = await edit(client, uri, '<copy lines="1-1"/>', editor=editor)
+    said = "No change: the model answered the text as it was"
     assert res == {"applied": False, "status": "unchanged", "reviewed": False, "edits": 0, "stats": res["stats"],
-                   "message": "the model made no change"}
-    assert not editor.applied
+                   "message": said}
+    assert not editor.applied and messages(client, t.MessageType.Info) == [f"Copy-as-Decode: {said}"]
 
 
 async def test_stale_version_between_request_and_result(shared):

@@ -112,7 +112,7 @@ class Status(StrEnum):
     APPLIED = "applied"
     REJECTED = "rejected"      # the user declined a reviewed edit
     REFUSED = "refused"        # the client did not apply it
-    UNCHANGED = "unchanged"    # the model made no change
+    UNCHANGED = "unchanged"    # the result is the document as it was (core/contract.py UNCHANGED)
     STALE = "stale"            # the document changed before or while the edit ran
     CANCELLED = "cancelled"
     SUPERSEDED = "superseded"  # a newer edit of the document replaced it
@@ -130,10 +130,11 @@ class Outcome:
     message: str = ""
     hunks: list[positions.Hunk] = field(default_factory=list)  # one per edit
     reviewed: bool = False  # the edit goes to the client as hunks that need confirmation
-    warning: str | None = None  # why the edit may only be reviewed (it deletes lines unasked)
+    asks: bool = False  # the user is asked Apply / Discard before its plain edits go (a client without annotations)
+    warning: str | None = None  # why the edit may only be reviewed (it deletes lines unasked, it does not parse)
 
     def result(self) -> dict:
-        out = {"applied": self.status == Status.APPLIED, "status": self.status, "reviewed": self.reviewed,
+        out = {"applied": self.status == Status.APPLIED, "status": self.status, "reviewed": self.reviewed or self.asks,
                "edits": len(self.edits)}
         if self.stats is not None:
             out["stats"] = self.stats

@@ -5,7 +5,11 @@ it here, so they refuse, fail and report alike. An edit checks that the document
 request names, and valid Unicode; asks the worker for the new text, with the selection or the cursor as the
 window; checks the answer for lines dropped unasked (core/deletions.py, whatever the worker is: its own check
 may be missing or differ) and that the document did not change meanwhile; and turns the new text into LSP
-edits, marked for review when the settings and the client call for it. Nothing is applied here.
+edits, marked for review when the settings and the client call for it. A result the worker refused but a
+user may still want (a deletion nobody asked for, a result with new parse errors: contract.REVIEWABLE) is
+only ever offered for review: as hunks that need confirmation where the client shows change annotations,
+else as a question the server asks before it applies anything (Outcome.asks, server/lsp.py), else refused.
+A result that is the document as it was is UNCHANGED, and says why. Nothing is applied here.
 
 What it needs from the server comes in as narrow collaborators (the open documents, the worker, a way to tell
 the user, the settings, the edit's Job and Progress), so tests run it against fakes, without a language
@@ -19,7 +23,7 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from copy_as_decode.core import deletions
-from copy_as_decode.core.contract import CAP, INCOMPLETE, SKIPPED, TOO_LONG, IncompleteEdit
+from copy_as_decode.core.contract import CAP, INCOMPLETE, REVIEWABLE, SKIPPED, TOO_LONG, UNCHANGED, IncompleteEdit
 
 from . import positions
 from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
@@ -53,7 +57,7 @@ class EditRunner:
         self.document, self.index, self.worker, self.tell = document, index, worker, tell
 
     async def run(self, req: EditCommand, *, settings: Settings, can_review: bool, job: Job,
-                  progress: Progress, placing: Placing | None = None) -> Outcome:
+                  progress: Progress, placing: Placing | None = None, asks: bool = False) -> Outcome:
         """Run the worker on the request's lines and return the LSP edits (_ended).
 
         `placing`: the client's pick and its place and preview notifications (server/place.py): an edit without
@@ -62,21 +66,23 @@ class EditRunner:
         shown: dict = {}  # the edit's Live once it runs, and its new text when it has one
         outcome = None
         try:
-            outcome = await self._ended(req, settings, can_review, job, progress, placing, shown)
+            outcome = await self._ended(req, settings, can_review, asks, job, progress, placing, shown)
             return outcome
         finally:
             if (live := shown.get("live")) is not None:
                 live.done(shown["new"]) if outcome is not None and outcome.status == Status.OK else live.clear()
 
-    async def _ended(self, req: EditCommand, settings: Settings, can_review: bool, job: Job, progress: Progress,
-                     placing: Placing | None, shown: dict) -> Outcome:
+    async def _ended(self, req: EditCommand, settings: Settings, can_review: bool, asks: bool, job: Job,
+                     progress: Progress, placing: Placing | None, shown: dict) -> Outcome:
         """Run the worker on the request's lines and return the LSP edits.
 
         `can_review`: the client shows change annotations that need confirmation, so an edit can go to review.
+        `asks`: the client answers window/showMessageRequest, so a result that may only be reviewed can be put
+        to the user as a question where it shows no annotations.
         Failures come back as an Outcome with a status, after telling the user (cancellation is silent);
         whatever happens, the progress ends."""
         try:
-            return await self._run(req, settings, can_review, progress, placing, shown)
+            return await self._run(req, settings, can_review, asks, progress, placing, shown)
         except asyncio.CancelledError:
             progress.end("cancelled")
             if not job.cancelled:  # the server is stopping, or pygls cancelled the request's task
@@ -88,7 +94,7 @@ class EditRunner:
             progress.end("failed")
             return self._fail(req, Status.ERROR, f"the edit failed ({type(e).__name__}: {e}); nothing was changed")
 
-    async def _run(self, req: EditCommand, settings: Settings, can_review: bool, progress: Progress,
+    async def _run(self, req: EditCommand, settings: Settings, can_review: bool, asks: bool, progress: Progress,
                    placing: Placing | None, shown: dict) -> Outcome:
         doc = self.document(req.uri)
         if doc is None:
@@ -150,9 +156,10 @@ class EditRunner:
             progress.end("failed")
             return self._fail(req, Status.ERROR, f"{e}; it restarts with the next edit")
         except WorkerError as e:
-            refused = (e.data or {}).get("text") if e.code == INCOMPLETE and (e.data or {}).get("stop") == SKIPPED else None
-            if isinstance(refused, str) and can_review and settings.review != "never":
-                result, warning = {"text": refused, "stats": (e.data or {}).get("stats")}, str(e)
+            data = e.data if isinstance(e.data, dict) else {}
+            refused = data.get("text") if e.code == INCOMPLETE and data.get("stop") in REVIEWABLE else None
+            if isinstance(refused, str) and (can_review or asks) and settings.review != "never":
+                result, warning = {"text": refused, "stats": data.get("stats")}, str(e)
             else:
                 progress.end("incomplete" if e.code == INCOMPLETE else "failed")
                 return self._fail(req, Status.ERROR, _worker_message(e, settings))
@@ -166,17 +173,24 @@ class EditRunner:
             return self._fail(req, Status.STALE, "the document changed while the edit ran; nothing was applied",
                               types.MessageType.Warning, stats)
         from copy_as_decode.core.text_edits import text_edits  # here: it pulls in numpy, slow to import
-        edits = positions.to_lsp_edits(text, 0, text_edits(text, new), index)
+        # the worker's word (status UNCHANGED, and why: docs/worker-protocol.md) or the text's; a worker that
+        # says UNCHANGED gets nothing applied, whatever text it sent
+        said = warning is None and result.get("status") == UNCHANGED
+        edits = [] if said else positions.to_lsp_edits(text, 0, text_edits(text, new), index)
         if not edits:
             progress.end("no change")
-            return self._fail(req, Status.UNCHANGED, "the model made no change", types.MessageType.Info, stats)
+            why = result.get("message") if said and isinstance(result.get("message"), str) else _unchanged(req)
+            return self._fail(req, Status.UNCHANGED, f"No change: {why}", types.MessageType.Info, stats)
         shown["new"] = new
         hunks = [positions.hunk(index, e) for e in edits]
         reviewed = can_review and (warning is not None or settings.reviews(sum(h.changed for h in hunks)))
-        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}{' to review' if reviewed else ''}")
-        if warning is not None:  # a refused deletion, offered only for review: each hunk says why
+        asked = warning is not None and not reviewed  # only `asks` let a warning through without can_review
+        progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}"
+                     f"{' to review' if reviewed or asked else ''}")
+        if reviewed and warning is not None:  # a refused result, offered only for review: each hunk says why
             self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
-        return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, warning=warning)
+        return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, asks=asked,
+                       warning=warning)
 
     async def prepare(self, req: EditCommand, settings: Settings) -> dict:
         """copyAsDecode.prepare: the worker reads the window at the request's place while the user types the
@@ -214,6 +228,11 @@ def _merged(text: str, block: str, language: str | None) -> str | None:
         return apply(text, block, None, language=language).text
     except (MergeError, IncompleteEdit):
         return None
+
+
+def _unchanged(req: EditCommand) -> str:
+    """Why a result that is the document as it was changes nothing, where the worker did not say."""
+    return "the block is already in the file" if req.block is not None else "the model answered the text as it was"
 
 
 def _both(first: Callable[[dict], None], second: Callable[[dict], None]) -> Callable[[dict], None]:

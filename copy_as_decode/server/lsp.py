@@ -8,7 +8,9 @@
                               of the whole document (the selection `range` as its window, else the
                               symbol at the cursor `position`, core/windows.py) with work-done progress
                               and applies it with workspace/applyEdit (as hunks that need confirmation
-                              when it goes to review);
+                              when it goes to review; a result the worker refused, which may only be
+                              reviewed, goes to a client without annotations as window/showMessageRequest
+                              Apply / Discard first, and is applied only on Apply);
                               copyAsDecode.apply {uri, version, block, range?, position?}: the same for a
                               code block merged into the document (engine/apply.py);
                               copyAsDecode.cancel {uri?}: cancels running edits;
@@ -68,6 +70,8 @@ from .worker_client import ExitInfo, WorkerClient
 from .workspace_edit import text_document_edit
 
 NAME = "copy-as-decode"
+APPLY, DISCARD = "Apply", "Discard"  # the answers to a result that may only be reviewed (_confirmed)
+REVIEW_SHOWN = 5  # hunks named in that question; the rest are counted
 
 log = logging.getLogger(__name__)
 
@@ -197,6 +201,11 @@ class CopyAsDecodeServer(LanguageServer):
         ws = self.client_capabilities.workspace
         return bool(ws and ws.workspace_edit and ws.workspace_edit.change_annotation_support is not None)
 
+    def asks_questions(self) -> bool:
+        """The client answers window/showMessageRequest with one of the actions it was offered."""
+        window = self.client_capabilities.window
+        return bool(window and window.show_message is not None)
+
     def declares_document_changes(self) -> bool:
         ws = self.client_capabilities.workspace
         return bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
@@ -213,7 +222,8 @@ class CopyAsDecodeServer(LanguageServer):
         with self.jobs.track(self.protocol.msg_id, req.uri) as job:
             progress = Progress(self.work_done_progress, job, title, self.shows_progress())
             return await self.edits.run(req, settings=self.settings, can_review=self.shows_annotations(), job=job,
-                                        progress=progress, placing=Placing(self, self.features))
+                                        progress=progress, placing=Placing(self, self.features),
+                                        asks=self.asks_questions())
 
 
 server = CopyAsDecodeServer(NAME, "0.1.0", protocol_cls=CopyAsDecodeProtocol,
@@ -345,7 +355,7 @@ async def code_action_resolve(ls: CopyAsDecodeServer, action: types.CodeAction) 
     except ValueError:
         return action  # not one of ours
     outcome = await ls.run_edit(req, title=action.title)
-    if outcome.status == Status.OK:
+    if outcome.status == Status.OK and (not outcome.asks or await _confirmed(ls, outcome)):
         action.edit = text_document_edit(outcome, req.instruction, ls.declares_document_changes())
     return action
 
@@ -375,7 +385,16 @@ async def _run_command(ls: CopyAsDecodeServer, command: str, args) -> dict:
 
 async def _apply(ls: CopyAsDecodeServer, outcome: Outcome, instruction: str) -> str:
     """Send the edit with workspace/applyEdit; returns `applied`, `rejected` (the user declined a reviewed
-    edit: the client gives no reason) or `refused`."""
+    edit: the client gives no reason, or answered Discard when asked), `stale` (the document changed while the
+    user was asked) or `refused`."""
+    if outcome.asks:
+        if not await _confirmed(ls, outcome):
+            return Status.REJECTED
+        doc = ls.document(outcome.uri)
+        if doc is None or doc.version != outcome.version:
+            ls.tell(types.MessageType.Warning, "the document changed while the edit waited for your answer; "
+                    "nothing was applied")
+            return Status.STALE
     try:
         res = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
             edit=text_document_edit(outcome, instruction, ls.declares_document_changes()), label="Copy-as-Decode"))
@@ -388,6 +407,25 @@ async def _apply(ls: CopyAsDecodeServer, outcome: Outcome, instruction: str) -> 
         return Status.REJECTED
     ls.tell(types.MessageType.Error, f"the editor did not apply the edit: {res.failure_reason or 'no reason given'}")
     return Status.REFUSED
+
+
+async def _confirmed(ls: CopyAsDecodeServer, outcome: Outcome) -> bool:
+    """Whether the user answers Apply to a result that may only be reviewed (a deletion nobody asked for, new
+    parse errors: outcome.warning), put to a client that shows no change annotations as a question that names
+    its hunks; anything but Apply (Discard, the message closed, a failed request) applies nothing."""
+    why = (outcome.warning or "").replace("; nothing was changed", "")
+    labels = [h.label for h in outcome.hunks]
+    shown = "; ".join(labels[:REVIEW_SHOWN]) + (f"; and {len(labels) - REVIEW_SHOWN} more"
+                                                  if len(labels) > REVIEW_SHOWN else "")
+    count = f"{len(labels)} change{'s' if len(labels) != 1 else ''}"
+    try:
+        answer = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
+            type=types.MessageType.Warning, actions=[types.MessageActionItem(title=t) for t in (APPLY, DISCARD)],
+            message=f"Copy-as-Decode: {why}. Apply it anyway? Its {count}: {shown}"))
+    except Exception as e:  # a client that cannot answer keeps its document
+        log.warning("window/showMessageRequest failed: %s", e)
+        return False
+    return getattr(answer, "title", None) == APPLY
 
 
 @server.command(PREPARE_COMMAND)
