@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from copy_as_decode.core.contract import UNPARSED, IncompleteEdit
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program
 from copy_as_decode.engine.worker import Worker
@@ -109,7 +110,8 @@ def test_queued_requests_are_answered_in_order(worker):
 
 
 class ScriptedEngine:
-    """Upper-cases the document; the instruction "run" runs until cancelled, "wait" for 0.2 s."""
+    """Upper-cases the document; the instruction "run" runs until cancelled, "wait" for 0.2 s, "same" answers
+    the document as it was, "unparsed" refuses its result as one with new parse errors (engine/front.py)."""
     model_name, device, dtype, context = "scripted", "cpu", "float32", 1000
 
     def __init__(self):
@@ -126,7 +128,11 @@ class ScriptedEngine:
             hooks.check()
             time.sleep(0.01)
         stats = SimpleNamespace(stop="eos", as_dict=lambda: {"stop": "eos"})
-        return SimpleNamespace(text=request.document.upper(), stats=stats, program=None)
+        if instruction == "unparsed":
+            raise IncompleteEdit(UNPARSED, 0, stats, why="the result has parse errors the document had not: line 1",
+                                 text=request.document.upper())
+        text = request.document if instruction == "same" else request.document.upper()
+        return SimpleNamespace(text=text, stats=stats, program=None)
 
 
 class Output(io.StringIO):
@@ -230,6 +236,42 @@ def test_a_closed_output_stops_the_running_edit():
     send.close()
     thread.join(5)
     assert not thread.is_alive() and worker.stopping and out.messages() == []
+
+
+def test_a_result_that_changes_nothing_says_so():
+    """An edit answered with the document as it was, and an apply of a block the file already holds: status
+    `unchanged` and why; an edit that changes the text carries no status."""
+    out = Output()
+    _, _, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": {"document": "a\r\nb\n", "instruction": "same"}})
+    send({"id": 2, "method": "edit", "params": {"document": "a\n", "instruction": "x"}})
+    fn = "def f():\n    return 1\n"
+    send({"id": 3, "method": "apply", "params": {"document": fn, "block": fn}})
+    send({"id": 4, "method": "apply", "params": {"document": fn, "block": "def f():\n    return 2\n"}})
+    same = out.answer(1)["result"]
+    assert (same["text"], same["status"], same["message"]) == ("a\r\nb\n", "unchanged",
+                                                               "the model answered the text as it was")
+    assert out.answer(2)["result"]["text"] == "A\n" and "status" not in out.answer(2)["result"]
+    already = out.answer(3)["result"]
+    assert (already["text"], already["status"], already["message"]) == (fn, "unchanged",
+                                                                         "the block is already in the file")
+    assert "status" not in out.answer(4)["result"] and out.answer(4)["result"]["text"].endswith("return 2\n")
+    send.close()
+    thread.join(5)
+
+
+def test_a_result_with_new_parse_errors_is_refused_with_its_text():
+    """Stop `unparsed` passes through as `skipped` does: error 1004 with the stop and the refused result, which
+    an editor offers only for review (docs/worker-protocol.md)."""
+    out = Output()
+    _, _, send, thread = serving(out)
+    send({"id": 1, "method": "edit", "params": {"document": "a\n", "instruction": "unparsed"}})
+    error = out.answer(1)["error"]
+    assert error["code"] == 1004 and error["message"] == ("the result has parse errors the document had not: "
+                                                          "line 1; nothing was changed")
+    assert error["data"] == {"stop": "unparsed", "limit": 0, "stats": {"stop": "eos"}, "text": "A\n"}
+    send.close()
+    thread.join(5)
 
 
 LONG = "".join(f"def f{k}(x):\n    return x + {k}\n\n" for k in range(40))  # 120 lines

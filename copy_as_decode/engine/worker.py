@@ -24,6 +24,7 @@ from copy_as_decode.core.contract import (
     OUT_OF_MEMORY,
     PARSE_ERROR,
     TOO_LONG,
+    UNCHANGED,
     Cancelled,
     ContextError,
     EditBackend,
@@ -166,6 +167,8 @@ class Worker:
             else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
                 result = apply(engine=lambda: self.engine, hooks=hooks, **args)
             answer = {"text": result.text, "stop": result.stats.stop, "stats": result.stats.as_dict()}
+            if result.text == params["document"]:  # nothing to apply: the client says so instead of applying
+                answer.update(status=UNCHANGED, message=_unchanged(method, result.stats))
             if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
                 answer["program"] = result.program
             self.send({"id": rid, "result": answer})
@@ -173,7 +176,7 @@ class Worker:
             self.error(rid, E_CANCELLED, "cancelled")
         except IncompleteEdit as e:
             data = {"stop": e.stop, "limit": e.limit, "stats": e.stats.as_dict() if e.stats else None}
-            if e.text is not None:  # a refused deletion: an editor may offer it for review, with the warning
+            if e.text is not None:  # a refused result (contract.REVIEWABLE): an editor may offer it for review
                 data["text"] = e.text
             self.send({"id": rid, "error": {"code": INCOMPLETE, "message": str(e), "data": data}})
         except ContextError as e:
@@ -227,6 +230,14 @@ class _PrepareHooks(_RequestHooks):
         super().check()
         if not self.worker.edits.empty():
             raise Cancelled()
+
+
+def _unchanged(method: str, stats) -> str:
+    """Why a finished edit or apply changes nothing, in words for the user."""
+    if method == "apply":
+        return "the block is already in the file"
+    where = getattr(stats, "windows", "") or ""
+    return "the model answered " + (f"lines {where}" if where[:1].isdigit() else "the text") + " as it was"
 
 
 def _is_id(value) -> bool:
