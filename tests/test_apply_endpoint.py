@@ -92,7 +92,7 @@ def test_a_merge_answers_the_merged_file_as_the_assistant_message(client):
     usage = completion.usage
     assert 0 < usage.completion_tokens < usage.prompt_tokens
     assert usage.total_tokens == usage.prompt_tokens + usage.completion_tokens
-    assert response.headers[STATUS_HEADER] == "applied"
+    assert response.headers[STATUS_HEADER] == "applied" and response.headers["Server-Timing"].startswith("merge;dur=")
 
 
 def test_the_file_and_the_update_may_come_as_messages_of_their_own_wrapped_in_line_breaks(client):
@@ -229,3 +229,13 @@ def test_cli_serves_on_localhost_and_stops_on_ctrl_c():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_benchmark_compares_the_endpoint_with_the_merge_in_process():
+    from copy_as_decode.bench.apply_endpoint_bench import Server, run_case, summary
+    case = {"id": "inventory", "language": "python", "style": "lazy", "lines": 16, "development": True,
+            "before": FILE, "block": UPDATE}
+    with Server() as server:
+        row = run_case(case, server, repeat=2)
+    assert row["same"] and row["endpoint_s"] > row["door_s"] > 0 and row["in_process_s"] > 0
+    assert summary([row])["different_answers"] == 0

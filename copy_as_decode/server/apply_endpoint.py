@@ -45,7 +45,6 @@ _PAIR = re.compile(r"<code>(?P<code>.*?)</code>\s*<update>(?P<update>.*)</update
 _CODE = re.compile(r"<code>(?P<code>.*)</code>", re.S)
 _UPDATE = re.compile(r"<update>(?P<update>.*)</update>", re.S)
 _INSTRUCTION = re.compile(r"<instructions?>(?P<instruction>.*?)</instructions?>", re.S)  # Morph's; avante's plural
-_TOKENISH = re.compile(r"\w+|[^\w\s]")
 
 
 class ApiError(Exception):
@@ -106,9 +105,9 @@ def _text(message: dict) -> str:
 
 
 def _tokenish(text: str) -> int:
-    """Word and punctuation pieces: the order of magnitude of tokens, for clients that show `usage` (no
-    tokenizer is loaded to answer a merge)."""
-    return len(_TOKENISH.findall(text))
+    """Four characters a token, the usual rule of thumb: an order of magnitude for clients that show `usage`, at
+    no cost (no tokenizer is loaded to answer a merge, and counting words would cost more than the HTTP)."""
+    return (len(text) + 3) // 4
 
 
 class Merger:
@@ -188,6 +187,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "copy-as-decode"
     timeout = IDLE_TIMEOUT_S
+    disable_nagle_algorithm = True  # headers and body go in two writes: Nagle would hold the body for the client's ACK
     server: "ApplyServer"
 
     def do_GET(self):
@@ -205,7 +205,10 @@ class Handler(BaseHTTPRequestHandler):
                     self._drain()
                     raise ApiError(HTTPStatus.NOT_FOUND, f"no route POST {self.path}", "not_found")
                 request = Apply(self._body())
+                start = time.perf_counter()
                 text, status = self.server.merger.merge(request)
+                # the merge's own time (Server-Timing, as browsers and HTTP tools read it): what the door adds is the rest
+                headers = {STATUS_HEADER: status, "Server-Timing": f"merge;dur={1e3 * (time.perf_counter() - start):.1f}"}
             except ApiError as e:
                 self._error(e)
                 return
@@ -215,9 +218,10 @@ class Handler(BaseHTTPRequestHandler):
                                      "server_error"))
                 return
             if request.stream:
-                self._send(HTTPStatus.OK, events(request, text), "text/event-stream; charset=utf-8", status)
+                self._send(HTTPStatus.OK, events(request, text), "text/event-stream; charset=utf-8",
+                           {**headers, "Cache-Control": "no-cache"})
             else:
-                self._json(HTTPStatus.OK, completion(request, text), status)
+                self._json(HTTPStatus.OK, completion(request, text), headers)
 
     def handle_expect_100(self):
         """A client that waits for `100 Continue` is told 413 before it sends an oversized body."""
@@ -270,17 +274,15 @@ class Handler(BaseHTTPRequestHandler):
     def _error(self, e: ApiError) -> None:
         self._json(e.status, e.body())
 
-    def _json(self, status: HTTPStatus, body: dict, apply_status: str | None = None) -> None:
-        self._send(status, json.dumps(body, ensure_ascii=False).encode("utf-8"), "application/json", apply_status)
+    def _json(self, status: HTTPStatus, body: dict, headers: dict | None = None) -> None:
+        self._send(status, json.dumps(body, ensure_ascii=False).encode("utf-8"), "application/json", headers)
 
-    def _send(self, status: HTTPStatus, data: bytes, content_type: str, apply_status: str | None) -> None:
+    def _send(self, status: HTTPStatus, data: bytes, content_type: str, headers: dict | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
-        if content_type.startswith("text/event-stream"):
-            self.send_header("Cache-Control", "no-cache")
-        if apply_status:
-            self.send_header(STATUS_HEADER, apply_status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()
