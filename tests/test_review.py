@@ -3,11 +3,13 @@ edit program, so every proposed hunk is known): the server sends hunks that need
 editor applies exactly those the user keeps, as one undo step. The server's side (which edits carry
 change annotations, their labels, the setting) is tested in test_lsp_server.py."""
 import json
+import os
+import subprocess
 import sys
 
 import pytest
-from editor_e2e import FIXTURES, ROOT
-from test_neovim_e2e import run_neovim
+from editor_e2e import E2E, FIXTURES, ROOT, copy_as_decode_exe, read_report
+from test_neovim_e2e import nvim_exe, run_neovim
 from test_vscode_e2e import run_vscode
 
 FAKE_WORKER = [sys.executable, str(ROOT / "tests" / "fake_worker.py")]
@@ -96,3 +98,60 @@ def test_vscode_review(tmp_path):
     # the status bar while the model works, then while the preview is open
     assert any(s.startswith("(spin) Copy-as-Decode: ") and "tokens generated" in s for s in report["statuses"]), log
     assert "Copy-as-Decode: 3 edits to review" in report["statuses"], log
+
+
+def run_stock_neovim(tmp_path, instruction: str, answer: str = "") -> dict:
+    """tests/e2e/neovim_stock.lua on a copy of calc.py: Neovim's own LSP client, no plugin."""
+    nvim = nvim_exe()
+    if not nvim:
+        pytest.skip("nvim is not installed (scripts/setup-editors.sh installs Neovim 0.11.4 into .venv)")
+    target, report_path = tmp_path / "calc.py", tmp_path / "report.json"
+    target.write_text("".join(fixture_lines("calc.py")), encoding="utf-8")
+    env = dict(os.environ, CAD_CMD=json.dumps([copy_as_decode_exe(), "serve"]), CAD_FILE=str(target),
+               CAD_SETTINGS=json.dumps({"workerCommand": FAKE_WORKER, "model": "fake"}), CAD_INSTRUCTION=instruction,
+               CAD_ANSWER=answer, CAD_REPORT=str(report_path), XDG_STATE_HOME=str(tmp_path / "state"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    proc = subprocess.run([nvim, "--headless", "--clean", "-l", str(E2E / "neovim_stock.lua")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    log = f"--- nvim stdout\n{proc.stdout}\n--- nvim stderr\n{proc.stderr}"
+    report = read_report(report_path, log, proc.returncode)
+    assert proc.returncode == 0, log
+    return {**report, "log": log}
+
+
+@pytest.mark.editor
+@pytest.mark.parametrize("answer", ["Apply", "Discard", ""])
+def test_stock_neovim_is_asked_before_a_refused_result(tmp_path, answer):
+    """Neovim 0.11 without the plugin shows no change annotations: a result the worker refused for new parse
+    errors is put to the user first (window/showMessageRequest, through Neovim's own vim.ui.select) naming its
+    hunk, and reaches the buffer only on Apply; Discard, or closing the question, leaves it as it was."""
+    lines = fixture_lines("calc.py")
+    broken = f'#refuse unparsed\n<copy lines="1-1"/><gen>    total = (0\n</gen><copy lines="3-{len(lines)}"/>'
+    report = run_stock_neovim(tmp_path, broken, answer)
+    log = report["log"]
+    [asked] = report["asked"]
+    assert asked["items"] == ["Apply", "Discard"], log
+    assert "Apply it anyway? Its 1 change: line 2: replace 1 line" in asked["prompt"], log
+    assert "parse errors the document had not" in asked["prompt"], log
+    yes = answer == "Apply"
+    assert (report["status"], report["result"]["reviewed"]) == ("applied" if yes else "rejected", True), log
+    assert report["applied"] == yes, log  # nothing is sent before the yes
+    assert report["text"] == "".join(lines[:1] + ["    total = (0\n"] + lines[2:]) if yes else "".join(lines), log
+
+
+@pytest.mark.editor
+def test_stock_neovim_is_told_when_nothing_changes(tmp_path):
+    report = run_stock_neovim(tmp_path, f'<copy lines="1-{len(fixture_lines("calc.py"))}"/>')
+    log = report["log"]
+    assert (report["status"], report["applied"], report["asked"]) == ("unchanged", 0, []), log
+    assert report["messages"] == ["Copy-as-Decode: No change: the model answered the text as it was"], log
+
+
+@pytest.mark.editor
+def test_the_neovim_plugin_says_no_change(tmp_path):
+    """An edit whose result is the buffer as it was: the plugin's line says `no change`, not `done`."""
+    settings = {"workerCommand": FAKE_WORKER, "model": "fake"}
+    report = run_neovim(tmp_path, "calc.py", "command", f'<copy lines="1-{len(fixture_lines("calc.py"))}"/>', settings,
+                        CAD_EXPECT_STATUS="unchanged")
+    assert report["text"] == "".join(fixture_lines("calc.py")), report["log"]
+    assert any(n.startswith("Copy-as-Decode: no change (") for n in report["notes"]), report["log"]

@@ -296,7 +296,8 @@ function showOutcome(outcome: string): void {
 }
 
 function summarize(result: unknown): string | undefined {
-  // {applied, status, reviewed, edits, stats?, message?}; failures were already shown by the server.
+  // {applied, status, reviewed, edits, stats?, message?}; failures and "No change: <why>" were already shown by
+  // the server (window/showMessage); the output channel keeps them with the edit's stats.
   if (!result || typeof result !== 'object') return undefined;
   const r = result as Record<string, unknown>;
   const stats = (r.stats ?? {}) as Record<string, unknown>;
@@ -304,6 +305,8 @@ function summarize(result: unknown): string | undefined {
   if (typeof r.status === 'string') parts.push(r.status);
   if (typeof r.edits === 'number') parts.push(`${r.edits} edit${r.edits === 1 ? '' : 's'}`);
   if (r.reviewed === true) parts.push('reviewed');
+  // Why nothing was applied ("No change: the block is already in the file"), as the server's message said it.
+  if (typeof r.message === 'string' && r.message) parts.push(r.message);
   // Which lines the model rewrote ("41-52 (parse_port)"), or why it took the whole file, or where an applied
   // block went ("replaced `parse_port` (lines 41-52)"): the user sees whether the cursor or the selection
   // was the place they meant.

@@ -222,9 +222,12 @@ function M.request(client, bufnr, command, arg, on_done)
     if err then
       notify(what .. " failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     else
+      -- The server has shown why nothing changed ("No change: <why>", window/showMessage); this line says how
+      -- the edit ended ("done", "no change", "rejected", "stale", ...) with its stats.
       local s = summarize(result)
       if s then
-        notify((result.status == "rejected" and "rejected" or "done") .. " (" .. s .. ")")
+        local ended = ({ applied = "done", unchanged = "no change" })[result.status] or result.status or "done"
+        notify(ended .. " (" .. s .. ")")
       end
     end
     if on_done then
