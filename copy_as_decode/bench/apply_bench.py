@@ -1,26 +1,33 @@
-"""Apply: chats' code blocks merged into files (the apply corpus, synthesis/apply_blocks.py), side by side.
+"""Apply: chats' code blocks and whole answers merged into files, side by side.
 
-    copy-as-decode bench apply [--cases all|development|heldout] [--limit N] [--where FIELD=VALUE ...]
+    copy-as-decode bench apply [--corpus blocks|chat] [--cases all|development|heldout] [--limit N] [--where FIELD=VALUE ...]
                                [--no-model] [--model-limit N] [--peer-ngram] [--peer-limit N] [--peer-lines LO-HI]
                                [--model M] [--threads K] [--json OUT]
 
+Corpora: `blocks` (synthesis/apply_blocks.py: one block per gold edit, in each style) and `chat`
+(synthesis/chat_answers.py: whole chat answers, prose, several blocks, usage examples, other files' blocks).
+
 Rows:
-  merge        core/block_merge.merge alone, no model: what `copy-as-decode apply --no-model` does. A block with
-               a part whose place is not certain changes nothing there (`needs model`).
+  merge        engine/apply.apply without a model: what `copy-as-decode apply --no-model` does (the answer read,
+               the parser's merge, the guarantee). A block with a part whose place is not certain changes
+               nothing there (`needs model`).
   apply        engine/apply.apply: the merge, and the model (loaded once, warm) for the parts left pending; run
                on every case the merge places whole and on up to `--model-limit` cases that need the model
   llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
                ngram-simple), given the file and the block and asked for the whole merged file, through the
                remote backend's `full` selector: what a local apply model does. It rewrites the whole file, so
                it runs on `--peer-limit` held-out or chosen cases of `--peer-lines` lines only.
-Columns: exact (== the gold, byte for byte), needs model / refused (MergeError or an unfinished edit: nothing
-written) / wrong (written, not the gold), markers leaked (a marker line of the block in the result that the
-file did not have), lines lost (core/deletions.py lines_lost against the gold), parse failures written (the
-result does not parse where the file did), median seconds, median effective throughput (tokens of the gold file,
+Columns: exact (== the gold, byte for byte), needs model / refused (MergeError, the guarantee or an unfinished
+edit: nothing written; a result that is the file as it was, `unchanged`, counts here too) / silent wrong
+(written, exit 0, not the gold), markers leaked (a marker line of the block in the result that the file did not
+have), lines lost (core/deletions.py lines_lost against the gold), unasked changes (lines of the file the
+result changes that the gold leaves as they are), parse failures written (the result does not parse where
+the file did), median seconds, median effective throughput (tokens of the gold file,
 the model's tokenizer, per second of the row), and the geometric mean of llama-ngram's seconds over the row's on
 the cases the peer ran.
 
-`--where` filters on a case's fields: style, language, source, lines, development (`--where style=lazy`).
+`--where` filters on a case's fields: style, language, source, lines, development (`--where style=lazy`); a
+chat case's style is its kind and its source its file.
 OUT (JSON): the options, per case set (development, heldout) and row a summary, per language and style a
 summary, and every row (without texts). Next to it OUT.png: exact share per style and row.
 """
@@ -41,6 +48,8 @@ def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import field_value, line_range
     from copy_as_decode.engine.backend import add_arguments
     add_arguments(p)
+    p.add_argument("--corpus", choices=("blocks", "chat"), default="blocks",
+                   help="single blocks (synthesis/apply_blocks.py) or whole chat answers (synthesis/chat_answers.py)")
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="development, held-out (synthesis/apply_blocks.py says which) or all cases; figures on the "
                         "two sets are reported apart")
@@ -60,42 +69,58 @@ def add_arguments(p) -> None:
     p.add_argument("--json", default="results/apply.json")
 
 
+def corpus(name: str) -> list[dict]:
+    """The corpus's cases, each with a block (or answer), a path (None: not known) and the fields --where reads."""
+    if name == "chat":
+        from copy_as_decode.synthesis.chat_answers import build as chat
+        return [{**c, "block": c["answer"], "style": c["kind"], "source": c["file"], "path": c["file"]} for c in chat()]
+    from copy_as_decode.synthesis.apply_blocks import build
+    return [{**c, "path": None} for c in build()]
+
+
 def chosen(args) -> list[dict]:
     from copy_as_decode.bench.corpora import spread
-    from copy_as_decode.synthesis.apply_blocks import build
-    cases = [c for c in build() if args.cases == "all" or c["development"] == (args.cases == "development")]
+    cases = [c for c in corpus(args.corpus) if args.cases == "all" or c["development"] == (args.cases == "development")]
     cases = [c for c in cases if all(json.dumps(c.get(k)).strip('"') == v for k, v in args.where or [])]
     return spread(cases, args.limit) if args.limit else cases
 
 
 def judge(case: dict, text: str, written: bool) -> dict:
-    """What a result did: exact, markers leaked, lines lost, parse failure written."""
-    from copy_as_decode.core import lazy_block
-    from copy_as_decode.core.syntax_check import new_errors
-    from copy_as_decode.core.deletions import lines_lost
+    """What a result did: exact, markers leaked, lines lost, unasked changes, parse failure written."""
+    from copy_as_decode.core import chat_answer, lazy_block
+    from copy_as_decode.core.deletions import hunks, lines_lost
     from copy_as_decode.core.document import split_lines
+    from copy_as_decode.core.syntax_check import new_errors
     before, gold = case["before"], case["after"]
-    read = lazy_block.read(case["block"], before)
-    block_lines = split_lines(read.text)
-    markers = {block_lines[k].strip() for k in read.markers}
+    markers = set()
+    for b in chat_answer.read(case["block"], before, case["language"], case["path"]).blocks:
+        read = lazy_block.read(b.text, before)
+        markers |= {split_lines(read.text)[k].strip() for k in read.markers}
     own = {line.strip() for line in split_lines(before)}
     leaked = sum(1 for line in split_lines(text) if line.strip() in markers and line.strip() not in own)
+    asked = {k for i1, i2, _, _ in hunks(before, gold) for k in range(i1 - 1, i2 + 1)}
+    unasked = sum(1 for i1, i2, _, _ in hunks(before, text) for k in range(i1, max(i2, i1 + 1)) if k not in asked)
     return {"exact": text == gold, "written": written, "markers_leaked": leaked,
-            "lines_lost": lines_lost(before, text, gold),
+            "lines_lost": lines_lost(before, text, gold), "unasked_changes": unasked if written else 0,
             "parse_failure": bool(written and new_errors(before, text, case["language"])),
             "blank_lines_only": text != gold and [x for x in split_lines(text) if x.strip()] ==
             [x for x in split_lines(gold) if x.strip()]}
 
 
 def run_merge(case: dict) -> dict:
-    from copy_as_decode.core.block_merge import MergeError, merge
+    from copy_as_decode.core.block_merge import MergeError
+    from copy_as_decode.core.contract import IncompleteEdit
+    from copy_as_decode.engine.apply import NO_MODEL, apply
     start = time.perf_counter()
+    pending = False
     try:
-        m = merge(case["before"], case["block"], case["language"])
-        pending = bool(m.pending)
-        text, outcome = (case["before"], "needs model") if pending else (m.text, None)
+        r = apply(case["before"], case["block"], None, language=case["language"], path=case["path"])
+        text, outcome = r.text, "refused: unchanged" if r.unchanged else None
     except MergeError as e:
-        text, outcome, pending = case["before"], f"refused: {e}", False
+        pending = NO_MODEL in str(e)
+        text, outcome = case["before"], "needs model" if pending else f"refused: {e}"
+    except IncompleteEdit as e:
+        text, outcome = case["before"], f"refused: {e}"
     seconds = time.perf_counter() - start
     return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome, "pending": pending}
 
@@ -107,8 +132,8 @@ def run_apply(case: dict, engine) -> dict:
     start = time.perf_counter()
     forwards = 0
     try:
-        r = apply(case["before"], case["block"], lambda: engine, language=case["language"])
-        text, outcome, forwards = r.text, None, r.stats.forwards
+        r = apply(case["before"], case["block"], lambda: engine, language=case["language"], path=case["path"])
+        text, outcome, forwards = r.text, "refused: unchanged" if r.unchanged else None, r.stats.forwards
     except (MergeError, IncompleteEdit, ContextError) as e:
         text, outcome = case["before"], f"refused: {e}"
     seconds = time.perf_counter() - start
@@ -164,9 +189,10 @@ def summarize(rows: list[dict], peer: dict[str, dict] | None = None) -> dict:
     out = {"cases": len(rows), "exact": sum(r["exact"] for r in rows),
            "needs_model": sum(r["outcome"] == "needs model" for r in rows),
            "refused": sum((r["outcome"] or "").startswith("refused") for r in rows),
-           "wrong": sum(r["written"] and not r["exact"] for r in rows),
+           "silent_wrong": sum(r["written"] and not r["exact"] for r in rows),
            "blank_lines_only": sum(r["blank_lines_only"] and r["written"] for r in rows),
            "markers_leaked": sum(r["markers_leaked"] for r in rows), "lines_lost": sum(r["lines_lost"] for r in rows),
+           "unasked_changes": sum(r.get("unasked_changes", 0) for r in rows),
            "parse_failures": sum(r["parse_failure"] for r in rows),
            "median_s": statistics.median(r["seconds"] for r in rows),
            "median_tok_s": statistics.median(rates) if rates else None,
@@ -194,25 +220,27 @@ def print_tables(report: dict) -> None:
     def num(v, form: str) -> str:
         return "-" if v is None else format(v, form)
 
-    print(f"model {report['model']}, {report['threads']} threads; apply corpus {report['corpus_cases']} cases")
+    print(f"model {report['model']}, {report['threads']} threads; {report['corpus']} corpus {report['corpus_cases']} cases")
     head = (f"{'cases':<12} {'row':<12} {'n':>5} {'exact':>6} {'exact %':>7} {'needs model':>11} {'refused':>7} "
-            f"{'wrong':>5} {'(blank only)':>12} {'markers leaked':>14} {'lines lost':>10} {'parse fail':>10} "
+            f"{'silent wrong':>12} {'(blank only)':>12} {'markers leaked':>14} {'lines lost':>10} {'unasked':>7} "
+            f"{'parse fail':>10} "
             f"{'median s':>9} {'median tok/s':>12} {'tok/s 300-3000':>14} {'x ngram gm':>10}")
     print(head)
     for name, rows in report["summary"].items():
         for row, s in rows.items():
             print(f"{name:<12} {row:<12} {s['cases']:>5} {s['exact']:>6} {100 * s['exact'] / s['cases']:>6.1f}% "
-                  f"{s['needs_model']:>11} {s['refused']:>7} {s['wrong']:>5} {s['blank_lines_only']:>12} "
-                  f"{s['markers_leaked']:>14} {s['lines_lost']:>10} {s['parse_failures']:>10} {s['median_s']:>9.4f} "
+                  f"{s['needs_model']:>11} {s['refused']:>7} {s['silent_wrong']:>12} {s['blank_lines_only']:>12} "
+                  f"{s['markers_leaked']:>14} {s['lines_lost']:>10} {s['unasked_changes']:>7} {s['parse_failures']:>10} "
+                  f"{s['median_s']:>9.4f} "
                   f"{num(s['median_tok_s'], ',.0f'):>12} {num(s['median_tok_s_300_3000'], ',.0f'):>14} "
                   f"{num(s['geomean_vs_ngram'], '.1f'):>10}")
     print(f"\n{'by style':<12} {'row':<12} {'language':<10} {'style':<8} {'n':>5} {'exact':>6} {'needs model':>11} "
-          f"{'refused':>7} {'wrong':>5}")
+          f"{'refused':>7} {'silent wrong':>12}")
     for row, langs in report["by_style"].items():
         for lang, styles in langs.items():
             for style, s in styles.items():
                 print(f"{'':<12} {row:<12} {lang:<10} {style:<8} {s['cases']:>5} {s['exact']:>6} {s['needs_model']:>11} "
-                      f"{s['refused']:>7} {s['wrong']:>5}")
+                      f"{s['refused']:>7} {s['silent_wrong']:>12}")
 
 
 def plot(report: dict, path: Path) -> None:
@@ -232,7 +260,8 @@ def plot(report: dict, path: Path) -> None:
             shares.append(sum(s["exact"] for s in ss) / n if n else 0)
         ax.bar([i + k * width for i in range(len(styles))], shares, width, label=row)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(styles))], styles)
-    ax.set(ylabel="exact share", ylim=(0, 1.05), title=f"apply corpus, exact merges by block style ({report['cases_set']})")
+    ax.set(ylabel="exact share", ylim=(0, 1.05),
+           title=f"{report['corpus']} corpus, exact merges by style ({report['cases_set']})")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -243,7 +272,6 @@ def run(args) -> int:
     from copy_as_decode.bench.corpora import spread
     from copy_as_decode.engine.backends import models
     from copy_as_decode.engine.prompts import prompt
-    from copy_as_decode.synthesis.apply_blocks import build
     cases = chosen(args)
     if not cases:
         print("bench apply: no case matches", file=sys.stderr)
@@ -283,7 +311,7 @@ def run(args) -> int:
             for c in peer_cases(cases, args):
                 row(c, "llama-ngram", run_peer(c, peer))
     report = {"model": args.model, "threads": args.threads or _threads(), "cases_set": args.cases,
-              "corpus_cases": len(build()), "options": {k: v for k, v in vars(args).items() if k != "func"},
+              "corpus": args.corpus, "corpus_cases": len(corpus(args.corpus)), "options": {k: v for k, v in vars(args).items() if k != "func"},
               **report_of(rows), "cases": rows}
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -23,10 +23,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import lazy_block
 from .document import indent_of, split_lines, with_line_endings
 from .outline import Symbol, outline
+
+
+# the file's outline, read once for the merge and the check of its result (engine/apply.py)
+outlined = lru_cache(maxsize=4)(outline)
 
 
 class MergeError(ValueError):
@@ -79,7 +84,7 @@ def merge(document: str, block: str, language: str | None = None,
     read = lazy_block.read(block, lf)
     if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
         raise MergeError("the code block holds no code, only lazy markers")
-    language, file_symbols = outline(lf, language)
+    language, file_symbols = outlined(lf, language)
     merger = _Merger(split_lines(lf), file_symbols, language, read, hints)
     merger.run()
     text = merger.apply()
@@ -256,7 +261,10 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
-        elif container is None and self._method_like(s) and any(f.parent is not None for f in self.symbols):
+        elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols):
+            classes = [f for f in self.symbols if f.kind == "class"]
+            if len(classes) == 1:  # the file's one class: at its end
+                return self._insert_symbol(s, [], [], matched, classes[0])
             self._defer(a, b, None, f"`{s.name}` is a new method and the answer does not say its class")
             return
         elif siblings:
@@ -307,10 +315,10 @@ class _Merger:
         region = (container.start - 1, container.end) if container is not None else (0, len(self.lines))
         for (a, b), pin in zip(runs, pins or [(False, False)] * len(runs)):
             text = self.dedented[a:b]
-            if self._holds(text, region):
-                continue
             if container is None and (key := _import_key(text[0], self.language)) is not None:
-                self._place_import(a, b, key)
+                self._place_import(a, b, key)  # held or not by the file's own imports, not one in a function
+            elif self._holds(text, region):
+                continue
             elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin):
                 self._defer(a, b, container, "its place in the file is not certain")
 
@@ -331,8 +339,8 @@ class _Merger:
         for s, e, k in mine:
             text = self.dedented[a + s:a + e]
             same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
-            if self._holds(text, (0, len(self.lines))):
-                continue
+            if any([x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text] for fs, fe in same):
+                continue  # the file imports it so already (an import inside a function is not this one)
             if len(same) == 1:
                 fs, fe = same[0]
                 self._change(fs, fe, text, f"replaced the import of {k} (line {fs + 1})")
@@ -519,8 +527,11 @@ def _moved(lines: list[str], old: str, new: str) -> list[str]:
             out.append(line if old == new else "\n" if line.endswith("\n") else "")
         elif line.startswith(old):
             out.append(new + line[len(old):])
+        elif len(new) > len(old):  # indented less than the reference line: moved by as much
+            out.append((new[len(old):] if new.startswith(old) else " " * (len(new) - len(old))) + line)
         else:
-            out.append(new + line.lstrip(" \t"))
+            lead = _lead(line)
+            out.append(line[min(len(lead), len(old) - len(new)):])
     if out and not out[-1].endswith("\n"):
         out[-1] += "\n"
     return out

@@ -29,11 +29,12 @@ from copy_as_decode.core import block_merge, chat_answer, lazy_block
 from copy_as_decode.core.contract import EOS, SKIPPED, Hooks, IncompleteEdit
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import Symbol, outline
-from copy_as_decode.core.syntax_check import new_errors
+from copy_as_decode.core.syntax_check import errors, new_errors
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.result import EditResult
 
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
+NO_MODEL = "and no model was given"  # how a MergeError says that only the model could place a part
 ALREADY = "no change: the block is already in the file"
 
 
@@ -74,7 +75,7 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
     if not changes:
         raise block_merge.MergeError("the answer holds no code block for this file"
                                      + (" (" + "; ".join(left_out) + ")" if left_out else ""))
-    language = language or outline(document.replace("\r\n", "\n"))[0]
+    language = language or block_merge.outlined(document.replace("\r\n", "\n"), None)[0]
     stats = Stats(selector=MERGE, stop=EOS)
     placed: list[str] = []
     model_parts: list[str] = []
@@ -86,7 +87,7 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
         text = merged.text
         if merged.pending and engine is None:
             raise block_merge.MergeError("the block's place in the file is not certain ("
-                                         + "; ".join(p.why for p in merged.pending) + ") and no model was given")
+                                         + "; ".join(p.why for p in merged.pending) + f") {NO_MODEL}")
         for part in merged.pending:
             hooks.check()
             front = front or engine()
@@ -101,8 +102,8 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
     stats.total_s = time.perf_counter() - start
     if why := guarantee(document, [b.text for b in changes], text, language):
         raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=text)
-    from copy_as_decode.core.deletions import deleted_lines
-    stats.deleted_lines = deleted_lines(document, text)
+    stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
+                              for old, new in _changed(split_lines(document), split_lines(text)))
     return AppliedResult(text, stats, document, left_out, model_parts)
 
 
@@ -143,19 +144,33 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None)
     written = {x.strip() for lines in code for x in lines}
     names = {n for lines in code for x in lines for n in _names(x, language)}
     assigned = {m.group(1) for lines in code for x in lines if x == x.lstrip() and (m := _ASSIGNED.match(x))}
-    symbols = outline(doc, language)[1] if language else []
-    a, b = split_lines(doc), split_lines(new)
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, [x.strip() for x in a], have, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        if added := [x.strip() for x in b[j1:j2] if x.strip() and x.strip() not in written | own]:
+    symbols = block_merge.outlined(doc, language)[1] if language else []
+    a = split_lines(doc)
+    for i1, old, new_lines in _changed(a, split_lines(new), where=True):
+        if added := [x.strip() for x in new_lines if x.strip() and x.strip() not in written | own]:
             return f"the result adds the line `{added[0][:60]}`, which neither the block nor the file has"
-        for k in range(i1, i2):
+        for k in range(i1, i1 + len(old)):
             if a[k].strip() and not _may_change(k, a, symbols, names, assigned):
                 return f"the result changes line {k + 1} (`{a[k].strip()[:60]}`), outside what the block changes"
-    if broken := new_errors(doc, new, language):
+    # a result that parses needs no look at the file's own errors (most results parse)
+    if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
     return None
+
+
+def _changed(a: list[str], b: list[str], where: bool = False) -> list[tuple]:
+    """The changed runs from lines `a` to `b` (compared stripped): (old lines, new lines), or with `where`
+    (the first old line's index, old lines, new lines). The common head and tail are cut first, so a long
+    file costs a short diff."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head].strip() == b[head].strip():
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail].strip() == b[-1 - tail].strip():
+        tail += 1
+    x, y = a[head:len(a) - tail], b[head:len(b) - tail]
+    ops = difflib.SequenceMatcher(None, [s.strip() for s in x], [s.strip() for s in y], autojunk=False).get_opcodes()
+    return [((head + i1,) if where else ()) + (x[i1:i2], y[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
 def _first_missing(want: list[str], have: list[str]) -> str | None:

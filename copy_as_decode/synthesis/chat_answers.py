@@ -398,12 +398,25 @@ def _import(path, language, lines, symbols, unit, semi, rng):
                   f"{unit}return value{semi}\n", "}\n"]
         call = [f"{indent}{param} = {helper_name}({param}){semi}\n"]
         gap = ["\n"]
-    # the import: after the file's last import statement of its kind, or at its sorted place among them
-    kind = re.compile(r"^import \w" if language == "python" else r"^(const|let|var) \w+ = require\(")
-    imports = [k for k, x in enumerate(lines[:s.start]) if kind.match(x)]
-    keys = [lines[k].split()[1] if language == "python" else lines[k].split()[1] for k in imports]
-    later = [k for k, key in zip(imports, keys) if key.lower() > module]
-    at_import = later[0] if imports and keys == sorted(keys, key=str.lower) and later else (imports[-1] + 1 if imports else None)
+    # the import: among the file's top-level import statements of its kind (`import x`; `const x = require()`,
+    # one line or several), at its sorted place when they are sorted by module, else after the last of them
+    statements = []  # (first line, end, module)
+    k = 0
+    while k < s.start - 1:
+        first = lines[k]
+        if language == "python" and (m := re.match(r"import ([\w.]+)", first)):
+            statements.append((k, k + 1, m.group(1)))
+        elif language == "javascript" and re.match(r"(const|let|var) ", first):
+            e = k
+            while e < s.start - 1 and "require(" not in lines[e] and not lines[e].rstrip().endswith(";") and e - k < 12:
+                e += 1
+            if (m := re.search(r"require\(\s*['\"]([^'\"]+)", lines[e])) and lines[e].rstrip().rstrip(";").endswith(")"):
+                statements.append((k, e + 1, m.group(1)))
+                k = e
+        k += 1
+    keys = [key.lower() for _, _, key in statements]
+    later = [first for first, _, key in statements if key.lower() > module]
+    at_import = (later[0] if keys == sorted(keys) and later else statements[-1][1]) if statements else None
     if at_import is None:
         return None
     start = s.start - 1
