@@ -155,3 +155,17 @@ def test_the_neovim_plugin_says_no_change(tmp_path):
                         CAD_EXPECT_STATUS="unchanged")
     assert report["text"] == "".join(fixture_lines("calc.py")), report["log"]
     assert any(n.startswith("Copy-as-Decode: no change (") for n in report["notes"]), report["log"]
+
+
+@pytest.mark.editor
+def test_vscode_says_no_change(tmp_path):
+    """An edit whose result is the file as it was: the server's notification says why, the status bar flashes
+    `unchanged` and the extension's output line keeps the message."""
+    said = "No change: the model answered the text as it was"
+    report = run_vscode(tmp_path, "calc.py", "palette", f'<copy lines="1-{len(fixture_lines("calc.py"))}"/>',
+                        {"workerCommand": FAKE_WORKER, "model": "fake"})
+    log = report["log"]
+    assert (report["outcome"], report["changed"]) == ("unchanged", False), log
+    assert report["lastEdit"].startswith("last edit: unchanged, 0 edits, " + said), log
+    assert f"Copy-as-Decode: {said}" in log, log  # the notification, as the run's end lists them
+    assert report["path"].read_text(encoding="utf-8") == "".join(fixture_lines("calc.py")), log
