@@ -507,3 +507,30 @@ def test_the_cursor_and_a_named_type_method_are_windows(language):
     assert plan.windows[0].end >= spans[at_symbol][1]
     plan = windows.find(source, f"Fix `{name}`: it must check its input first.", language=language, min_lines=1)
     assert [(w.start, w.names) for w in plan.windows] == [(spans[named_symbol][0], (named_symbol,))], plan.reason
+
+
+def test_a_definition_whose_span_may_be_wrong_is_left_out_and_one_with_a_local_error_kept():
+    """zlib's examples define functions `local int out(...)` (a macro tree-sitter does not know): an error within
+    the header line, recovered there. An unclosed brace makes a span that runs on: that definition is left out."""
+    source = """\
+#define local static
+
+/* Doubles. */
+local int twice(int x)
+{
+    return 2 * x;
+}
+
+int broken(int x)
+{
+    if (x) {
+        return 1;
+}
+
+int after(void)
+{
+    return 0;
+}
+"""
+    assert syntax_check.errors(source, "c")
+    assert [(s.qualname, s.start, s.end) for s in outline(source, "c")[1]] == [("twice", 3, 7), ("after", 15, 18)]

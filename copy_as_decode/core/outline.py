@@ -173,9 +173,11 @@ def _query(language: str):
 
 
 def tagged(document: str, language: str) -> list[Symbol]:
-    """The definitions core/queries/LANGUAGE.scm captures, nested by their spans; those that hold a syntax
-    error are left out (a token tree-sitter reads as missing is no error here: it flags valid code, Kotlin's
-    one-line `interface Shape { fun area(): Double }`)."""
+    """The definitions core/queries/LANGUAGE.scm captures, nested by their spans. One whose span may be wrong
+    is left out: it holds a syntax error over several lines, or it ends in a token tree-sitter supplied (an
+    unclosed brace). An error within one line is recovered where it is (C's `local int out(...)`, a macro
+    tree-sitter does not know, zlib's examples), and a missing token inside is no error here (it flags valid
+    code: Kotlin's one-line `interface Shape { fun area(): Double }`)."""
     from tree_sitter import QueryCursor
     tree = parse(document, language)
     if tree is None:
@@ -186,7 +188,7 @@ def tagged(document: str, language: str) -> list[Symbol]:
         if kind is None or "name" not in captures:
             continue
         node = captures[f"definition.{kind}"][0]
-        if any(node.start_byte <= a and b <= node.end_byte for a, b in broken):
+        if any(node.start_byte <= a and b <= node.end_byte for a, b in broken) or _ends_missing(node):
             continue
         while node.parent is not None and node.parent.type in _WRAPPERS:
             node = node.parent
@@ -209,15 +211,22 @@ def tagged(document: str, language: str) -> list[Symbol]:
 
 
 def _error_spans(root) -> list[tuple[int, int]]:
-    """The byte spans of the ERROR nodes of a tree."""
+    """The byte spans of the ERROR nodes of a tree that run over more than one line."""
     out, stack = [], [root]
     while stack:
         node = stack.pop()
-        if node.is_error:
+        if node.is_error and node.end_point[0] > node.start_point[0]:
             out.append((node.start_byte, node.end_byte))
         elif node.has_error:
             stack += node.children
     return out
+
+
+def _ends_missing(node) -> bool:
+    """Whether `node`'s last token is one tree-sitter supplied."""
+    while node.children:
+        node = node.children[-1]
+    return node.is_missing
 
 
 def _leading(node) -> int:
