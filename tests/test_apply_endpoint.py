@@ -5,6 +5,7 @@ and the server that would need one runs without (--no-model)."""
 import http.client
 import json
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -53,8 +54,8 @@ MERGED = FILE.replace('''    def count(self, name):
 ''')
 
 
-def morph(code: str, update: str, instruction: str = "I add a default to count") -> list[dict]:
-    """The one user message Morph's fast-apply API takes."""
+def morph(code: str, update: str, instruction: str = "I give <code>count</code> a default") -> list[dict]:
+    """The one user message Morph's fast-apply API takes (its instruction quoting a tag, as instructions may)."""
     return [{"role": "user", "content": f"<instruction>{instruction}</instruction>\n<code>{code}</code>\n"
                                         f"<update>{update}</update>"}]
 
@@ -239,3 +240,14 @@ def test_the_benchmark_compares_the_endpoint_with_the_merge_in_process():
         row = run_case(case, server, repeat=2)
     assert row["same"] and row["endpoint_s"] > row["door_s"] > 0 and row["in_process_s"] > 0
     assert summary([row])["different_answers"] == 0
+
+
+def test_cli_says_in_one_line_when_the_port_is_taken():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "copy_as_decode.cli", "serve-apply", "--port", str(port),
+                               "--no-model"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"copy-as-decode: cannot listen on 127.0.0.1:{port}: Address already in use"]

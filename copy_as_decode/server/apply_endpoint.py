@@ -10,7 +10,7 @@ content as the merged file. This server answers that request with engine/apply.p
                                 block is already in the file (the file is answered as it was).
     GET  /v1/models             the one model this server offers
 
-A merge that cannot be made with its guarantees (core/block_merge.py: a result that would not parse, a marker
+A merge that cannot be made with its guarantees (engine/apply.py: a result that would not parse, a marker
 that would land, a line lost; the model's edit unfinished) is an OpenAI error object with status 422 and no
 content, so a client shows the error instead of writing a wrong file. Malformed requests are 400, a body over
 `--max-request-mb` 413. The server opens no file: text in, text out. The model is loaded on the first request
@@ -44,7 +44,8 @@ SHUTDOWN_WAIT_S = 30     # on Ctrl-C, requests in flight get this long to finish
 _PAIR = re.compile(r"<code>(?P<code>.*?)</code>\s*<update>(?P<update>.*)</update>", re.S)
 _CODE = re.compile(r"<code>(?P<code>.*)</code>", re.S)
 _UPDATE = re.compile(r"<update>(?P<update>.*)</update>", re.S)
-_INSTRUCTION = re.compile(r"<instructions?>(?P<instruction>.*?)</instructions?>", re.S)  # Morph's; avante's plural
+# the instruction is taken out first (it may quote a tag); it does not change the merge: the block says what changes
+_INSTRUCTION = re.compile(r"<instructions?>.*?</instructions?>", re.S)  # Morph's spelling, and avante.nvim's
 
 
 class ApiError(Exception):
@@ -63,8 +64,7 @@ class ModelDisabled(EditError):
 
 
 class Apply:
-    """One request's parts: the file, the block, the instruction (the merge places the block by itself, so the
-    instruction is kept for the record only), and how to answer."""
+    """One request's parts: the file, the block, and how to answer."""
 
     def __init__(self, body: dict):
         messages = body.get("messages")
@@ -72,14 +72,13 @@ class Apply:
             raise ApiError(HTTPStatus.BAD_REQUEST, "`messages` must be a non-empty list", "invalid_messages")
         # Morph's format is one user message; the file and the block may also come as messages of their own
         self.prompt = "\n".join(_text(m) for m in messages if isinstance(m, dict) and m.get("role") != "system")
-        pair = _PAIR.search(self.prompt)
-        code, update = (pair, pair) if pair else (_CODE.search(self.prompt), _UPDATE.search(self.prompt))
+        parts = _INSTRUCTION.sub("", self.prompt, count=1)
+        pair = _PAIR.search(parts)
+        code, update = (pair, pair) if pair else (_CODE.search(parts), _UPDATE.search(parts))
         if code is None or update is None:
             raise ApiError(HTTPStatus.BAD_REQUEST, "the request needs the file as <code>…</code> and the edit as "
                            "<update>…</update> in its messages (Morph's fast-apply format)", "missing_code_or_update")
         self.code, self.update = _unwrapped(code["code"]), update["update"]
-        instruction = _INSTRUCTION.search(self.prompt)
-        self.instruction = instruction["instruction"].strip() if instruction else ""
         self.model = body.get("model") if isinstance(body.get("model"), str) else MODEL_ID
         self.stream = body.get("stream") is True
         options = body.get("stream_options")
@@ -226,6 +225,7 @@ class Handler(BaseHTTPRequestHandler):
     def handle_expect_100(self):
         """A client that waits for `100 Continue` is told 413 before it sends an oversized body."""
         if self._length() > self.server.max_bytes:
+            self.close_connection = True  # the body it holds back must not be read as the next request
             self._error(self._too_large())
             return False
         return super().handle_expect_100()
@@ -347,7 +347,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from copy_as_decode.engine.backend import make_engine
     merger = Merger(None if args.no_model else lambda: make_engine(args))
-    server = ApplyServer((args.host, args.port), merger, int(args.max_request_mb * (1 << 20)), args.verbose)
+    try:
+        server = ApplyServer((args.host, args.port), merger, int(args.max_request_mb * (1 << 20)), args.verbose)
+    except OSError as e:
+        raise EditError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"copy-as-decode serve-apply: listening on {server.url} (model loaded on demand: "
           f"{'never, --no-model' if args.no_model else args.model}); Ctrl-C stops", file=sys.stderr, flush=True)
