@@ -148,7 +148,7 @@ class Merger:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), code) from None
         except (MergeError, EditError) as e:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "merge_refused") from None
-        return result.text, UNCHANGED if result.text == request.code else APPLIED
+        return result.text, UNCHANGED if result.unchanged else APPLIED
 
 
 def completion(request: Apply, text: str) -> dict:
