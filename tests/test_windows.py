@@ -248,6 +248,18 @@ def test_a_named_go_method_and_the_cursor_are_windows_in_a_long_go_file():
     assert plan.windows == [] and "no symbol matches" in plan.reason
 
 
+def test_the_search_and_the_uses_of_a_renamed_method_work_in_go():
+    total = "\n\n// Total sums every item.\nfunc (s *Store) Total() int {\n\tsum := 0\n\tfor _, v := range s.items {\n" \
+            "\t\tsum += v\n\t}\n\treturn sum\n}\n"
+    doc = go_module().replace("\treturn s.items[key]\n}\n", "\treturn s.items[key]\n}\n" + total, 1)
+    doc = doc.replace("\tb := a + 3\n", '\tb := a + New().Get("x")\n')
+    plan = windows.find(doc, "The sum of every item in the store overflows; use int64 for it.", language="go")
+    assert plan.candidates[0].qualname == "Store.Total"  # the search's first, for the model to confirm
+    plan = windows.find(doc, "Rename the method `Get` to `Lookup` and update every call.", language="go")
+    f3 = next(s for s in outline(doc, "go")[1] if s.name == "f3")
+    assert [(w.start, w.names) for w in plan.windows] == [(8, ("Store.Get",)), (f3.start, ("f3",))]
+
+
 def test_a_cursor_in_a_file_of_no_known_language_is_the_block_around_it():
     sections = [f"[section{k}]\nname = s{k}\nsize = {k}\nmode = fast\nowner = me\npath = /srv/{k}\n" for k in range(12)]
     doc = "\n".join(sections)
