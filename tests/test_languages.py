@@ -19,7 +19,7 @@ def test_an_lsp_language_id_names_its_language():
     expected = {"python": "python", "javascript": "javascript", "javascriptreact": "javascript", "markdown": "markdown",
                 "typescript": "typescript", "typescriptreact": "tsx", "go": "go", "rust": "rust", "java": "java",
                 "c": "c", "cpp": "cpp", "csharp": "csharp", "ruby": "ruby", "php": "php", "kotlin": "kotlin",
-                "swift": "swift", "lua": "lua", "shellscript": "bash"}
+                "swift": "swift", "lua": "lua", "shellscript": "bash", "cs": "csharp", "sh": "bash"}
     for language_id, name in expected.items():
         assert languages.outline_name(languages.of_language_id(language_id)) == name
     for language_id in (None, "", "plaintext", "json"):

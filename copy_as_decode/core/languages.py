@@ -28,13 +28,13 @@ LANGUAGES = (
     Language("java", (".java",), ("java",)),
     Language("c", (".c", ".h"), ("c",)),
     Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",)),
-    Language("csharp", (".cs",), ("csharp",)),
+    Language("csharp", (".cs",), ("csharp", "cs")),  # Neovim sends its filetype: `cs`, `sh`
     Language("ruby", (".rb", ".rake", ".gemspec"), ("ruby",)),
     Language("php", (".php",), ("php",)),
     Language("kotlin", (".kt", ".kts"), ("kotlin",)),
     Language("swift", (".swift",), ("swift",)),
     Language("lua", (".lua",), ("lua",)),
-    Language("bash", (".sh", ".bash"), ("shellscript",)),
+    Language("bash", (".sh", ".bash"), ("shellscript", "sh", "bash")),
 )
 
 OUTLINED = tuple(lang.name for lang in LANGUAGES if lang.outline)
