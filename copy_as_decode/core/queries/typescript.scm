@@ -1,8 +1,8 @@
 ; TypeScript's definitions (core/outline.py reads them): @definition.KIND on the node a definition spans,
-; @name on the node that names it. Shared by TSX (core/queries/tsx.scm is this file).
+; @name on the node that names it. Shared by TSX (core/outline.py _QUERY_OF). An overload's signature is no
+; definition: its name's definition is the body that follows.
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-(function_signature name: (identifier) @name) @definition.function
 (lexical_declaration
   (variable_declarator name: (identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
