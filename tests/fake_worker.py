@@ -85,7 +85,7 @@ queued: set = set()
 stopping = threading.Event()  # `shutdown` arrived
 # what #refuse says, by stop, as the real worker's messages do (core/deletions.py, core/syntax_check.py)
 REFUSALS = {contract.SKIPPED: "the model's answer deletes lines 2-3 unasked",
-            contract.UNPARSED: "the result has parse errors the document had not: line 2"}
+            contract.UNPARSED: "the result no longer parses where the document did: line 2"}
 
 
 def send(msg: dict) -> None:

@@ -157,11 +157,15 @@ async def test_a_refused_result_is_only_ever_offered_for_review():
         outcome = await Run(FakeWorker(unparsed), **kw)(edit())
         assert (outcome.status, outcome.reviewed, outcome.asks) == (
             ("ok", True, False) if kw.get("can_review") else ("ok", False, True) if kw else ("error", False, False))
-        assert (outcome.warning or outcome.message).startswith(str(unparsed))
+        # offered, the warning says why it needs review; refused, the message says nothing was changed
+        if kw:
+            assert outcome.warning == "the result has parse errors the document had not: line 2"
+        else:
+            assert outcome.warning is None and outcome.message.startswith(str(unparsed))
 
     run = Run(FakeWorker(REFUSAL), can_review=True)
     outcome = await run(edit())
-    assert (outcome.status, outcome.reviewed, outcome.warning) == ("ok", True, str(REFUSAL))
+    assert (outcome.status, outcome.reviewed, outcome.warning) == ("ok", True, "the model's answer deletes lines 2-3 unasked")
     assert positions.apply_lsp_edits(TEXT, outcome.edits) == REFUSAL.data["text"]
     assert outcome.stats == {"model": "fake"} and run.progress.ended == ["1 edit to review"]
     assert run.told == [(t.MessageType.Warning, "the model's answer deletes lines 2-3 unasked; review it")]
@@ -169,7 +173,8 @@ async def test_a_refused_result_is_only_ever_offered_for_review():
     # a client without annotations that answers questions: the user is asked before anything is applied
     run = Run(FakeWorker(REFUSAL), asks=True)
     outcome = await run(edit())
-    assert (outcome.status, outcome.reviewed, outcome.asks, outcome.warning) == ("ok", False, True, str(REFUSAL))
+    assert (outcome.status, outcome.reviewed, outcome.asks) == ("ok", False, True)
+    assert outcome.warning == "the model's answer deletes lines 2-3 unasked"
     assert outcome.result()["reviewed"] and run.progress.ended == ["1 edit to review"] and run.told == []
 
     for kw in ({"can_review": False}, {"can_review": True, "settings": Settings(review="never")},
@@ -192,7 +197,7 @@ async def test_an_answer_that_drops_lines_unasked_is_refused_whatever_the_worker
         outcome = await run(edit())
         assert outcome.status == status and (outcome.status == "ok") == outcome.reviewed
         message = "the model's answer deletes the file's tail: lines 21-40 (20 non-blank lines not kept elsewhere) unasked"
-        assert (outcome.warning if status == "ok" else outcome.message).startswith(message + "; nothing was changed")
+        assert outcome.warning == message if status == "ok" else outcome.message.startswith(message + "; nothing was changed")
         assert positions.apply_lsp_edits(long, outcome.edits) == (half if status == "ok" else long)
     # asked for: applied as it is
     run = Run(FakeWorker({"text": half}))

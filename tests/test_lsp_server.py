@@ -353,12 +353,12 @@ async def test_a_refused_result_reaches_the_buffer_only_through_review(preset, e
             editor.applied.clear()
             res = await edit(client, uri, broken, editor=editor)
             assert (res["status"], res["reviewed"]) == ("applied" if yes else "rejected", True), res
-            assert "the result has parse errors the document had not: line 2" in res["warning"]
+            assert "the result no longer parses where the document did: line 2" in res["warning"]
             assert editor.text(uri) == ("a = 1\nb = (2\n" if yes else "a = 1\nb = 2\n")
             if asks:
                 question = editor.questions.pop()
                 assert [a.title for a in question.actions] == ["Apply", "Discard"] and not editor.questions
-                assert "parse errors the document had not: line 2. Apply it anyway? Its 1 change: line 2: " \
+                assert "no longer parses where the document did: line 2. Apply it anyway? Its 1 change: line 2: " \
                        "replace 1 line" in question.message
                 assert len(editor.applied) == yes  # nothing sent before the yes
                 assert not editor.applied or (review_of(editor.applied[0]) is None and

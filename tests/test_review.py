@@ -132,7 +132,7 @@ def test_stock_neovim_is_asked_before_a_refused_result(tmp_path, answer):
     [asked] = report["asked"]
     assert asked["items"] == ["Apply", "Discard"], log
     assert "Apply it anyway? Its 1 change: line 2: replace 1 line" in asked["prompt"], log
-    assert "parse errors the document had not" in asked["prompt"], log
+    assert "no longer parses where the document did" in asked["prompt"], log
     yes = answer == "Apply"
     assert (report["status"], report["result"]["reviewed"]) == ("applied" if yes else "rejected", True), log
     assert report["applied"] == yes, log  # nothing is sent before the yes
@@ -169,3 +169,17 @@ def test_vscode_says_no_change(tmp_path):
     assert report["lastEdit"].startswith("last edit: unchanged, 0 edits, " + said), log
     assert f"Copy-as-Decode: {said}" in log, log  # the notification, as the run's end lists them
     assert report["path"].read_text(encoding="utf-8") == "".join(fixture_lines("calc.py")), log
+
+
+@pytest.mark.editor
+def test_vscode_reviews_a_refused_result(tmp_path):
+    """A one-line result the worker refused for new parse errors, under the default `review` (large edits
+    only): it still opens in the Refactor Preview, its hunk described by the refusal, and lands on Apply."""
+    lines = fixture_lines("calc.py")
+    broken = f'#refuse unparsed\\n<copy lines="1-1"/><gen>    total = (0\\n</gen><copy lines="3-{len(lines)}"/>'
+    report = run_vscode(tmp_path, "calc.py", "palette", broken, {"workerCommand": FAKE_WORKER, "model": "fake"},
+                        CAD_UNTICK="[]")
+    log = report["log"]
+    assert [row[:4] + row[4:].partition(" - ")[0] for row in report["preview"][1:]] == [
+        "[ ] line 2: replace 1 line"], log
+    assert report["outcome"] == "applied" and report["saved"] == "".join(lines[:1] + ["    total = (0\n"] + lines[2:]), log

@@ -159,7 +159,8 @@ class EditRunner:
             data = e.data if isinstance(e.data, dict) else {}
             refused = data.get("text") if e.code == INCOMPLETE and data.get("stop") in REVIEWABLE else None
             if isinstance(refused, str) and (can_review or asks) and settings.review != "never":
-                result, warning = {"text": refused, "stats": data.get("stats")}, str(e)
+                # offered, so not "nothing was changed" (contract.IncompleteEdit's ending): why it needs review
+                result, warning = {"text": refused, "stats": data.get("stats")}, str(e).removesuffix("; nothing was changed")
             else:
                 progress.end("incomplete" if e.code == INCOMPLETE else "failed")
                 return self._fail(req, Status.ERROR, _worker_message(e, settings))
@@ -188,7 +189,7 @@ class EditRunner:
         progress.end(f"{len(edits)} edit{'s' if len(edits) != 1 else ''}"
                      f"{' to review' if reviewed or asked else ''}")
         if reviewed and warning is not None:  # a refused result, offered only for review: each hunk says why
-            self.tell(types.MessageType.Warning, f"{warning.replace('nothing was changed', 'review it')}")
+            self.tell(types.MessageType.Warning, f"{warning}; review it")
         return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, asks=asked,
                        warning=warning)
 

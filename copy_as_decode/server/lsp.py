@@ -413,7 +413,6 @@ async def _confirmed(ls: CopyAsDecodeServer, outcome: Outcome) -> bool:
     """Whether the user answers Apply to a result that may only be reviewed (a deletion nobody asked for, new
     parse errors: outcome.warning), put to a client that shows no change annotations as a question that names
     its hunks; anything but Apply (Discard, the message closed, a failed request) applies nothing."""
-    why = (outcome.warning or "").replace("; nothing was changed", "")
     labels = [h.label for h in outcome.hunks]
     shown = "; ".join(labels[:REVIEW_SHOWN]) + (f"; and {len(labels) - REVIEW_SHOWN} more"
                                                   if len(labels) > REVIEW_SHOWN else "")
@@ -421,7 +420,7 @@ async def _confirmed(ls: CopyAsDecodeServer, outcome: Outcome) -> bool:
     try:
         answer = await ls.window_show_message_request_async(types.ShowMessageRequestParams(
             type=types.MessageType.Warning, actions=[types.MessageActionItem(title=t) for t in (APPLY, DISCARD)],
-            message=f"Copy-as-Decode: {why}. Apply it anyway? Its {count}: {shown}"))
+            message=f"Copy-as-Decode: {outcome.warning}. Apply it anyway? Its {count}: {shown}"))
     except Exception as e:  # a client that cannot answer keeps its document
         log.warning("window/showMessageRequest failed: %s", e)
         return False
