@@ -309,7 +309,7 @@ def test_a_cursor_in_a_function_too_large_for_a_window_is_the_block_inside_it_ar
     assert len(lines) == 394 and process.end - process.start + 1 > windows.MAX_SHARE * len(lines)
     line = lines.index("            item.run()\n") + 1
     plan = windows.find(doc, "Also count skipped items.", at=line)
-    assert [(w.start, w.end) for w in plan.windows] == [(line - 2, line + 5)]  # the `for` loop, `else` and all
+    assert [(w.start, w.end, w.names) for w in plan.windows] == [(line - 2, line + 5, ("a block of process",))]
     assert lines[line - 3] == "    for item in items:\n" and "in process, whose" in plan.reason
     # a cursor on a run of statements between blank lines: that run
     line = lines.index("    step30 = load(30)\n") + 1

@@ -77,7 +77,8 @@ class Mention:
 class Window:
     start: int   # first line, 1-based
     end: int     # last line, inclusive
-    names: tuple[str, ...]  # the symbols it holds, or ("selection",) / ("use of NAME",)
+    names: tuple[str, ...]  # the symbols it holds, or ("selection",), ("line N",) (a use), ("the cursor's block",),
+                            # ("a block of SYMBOL",)
     to: int | None = None  # moved: the rewrite goes after this line, at the top level, and nothing stays here
     note: str = ""         # what this window is for, when it is one step of a larger edit (a move)
     calls: str | None = None  # a line that uses a moved method of this name: its uses are made calls of the
@@ -206,7 +207,7 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         size = _through_blanks(lines, cursor.end) - cursor.start + 1
         if size > MAX_SHARE * len(lines):
             return _block(lines, at, cursor.start, cursor.end, f"in {cursor.qualname}, whose {size} lines are more "
-                          f"than {MAX_SHARE:.0%} of the file's {len(lines)}", language, symbols)
+                          f"than {MAX_SHARE:.0%} of the file's {len(lines)}", language, symbols, cursor)
         return _windows(lines, [(cursor.start, cursor.end, cursor.qualname)], f"the cursor: {cursor.qualname}"
                         + context, language, symbols)
     several = [s for s in targets if s.name != first[0].name] if first else []
@@ -252,11 +253,11 @@ def _disambiguated(candidates: list[Symbol], said: list[Mention], cursor: Symbol
     return inside or candidates
 
 
-def _block(lines, at, lo, hi, why, language, symbols) -> Plan:
+def _block(lines, at, lo, hi, why, language, symbols, inside: Symbol | None = None) -> Plan:
     """The window at the cursor's line `at` when no symbol can be: the block around it within lines lo..hi
-    (core/blocks.py), at most MAX_SHARE of the document."""
+    (core/blocks.py; `inside` the symbol they are), at most MAX_SHARE of the document."""
     first, last = blocks.around(lines, at, lo, hi, min(blocks.MAX_LINES, int(MAX_SHARE * len(lines))))
-    return Plan([Window(first, last, (f"lines {first}-{last}",))],
+    return Plan([Window(first, last, (f"a block of {inside.qualname}" if inside else "the cursor's block",))],
                 f"the cursor: the block around line {at}, lines {first}-{last} ({why})", language, symbols)
 
 
