@@ -107,6 +107,12 @@ def test_the_file_and_the_update_may_come_as_messages_of_their_own_wrapped_in_li
     assert completion.choices[0].message.content == MERGED
 
 
+def test_a_file_that_starts_with_blank_lines_keeps_them(client):
+    """Only a line break on each side is a client's wrapping: a file's own leading blank lines are the file's."""
+    code, merged = "\n\n" + FILE, "\n\n" + MERGED
+    assert client.chat.completions.create(model="m", messages=morph(code, UPDATE)).choices[0].message.content == merged
+
+
 def test_a_streamed_merge_is_openai_chunks_ending_with_done(client, server):
     stream = client.chat.completions.create(model="m", messages=morph(FILE, UPDATE), stream=True,
                                             stream_options={"include_usage": True})

@@ -86,12 +86,11 @@ class Apply:
 
 
 def _unwrapped(code: str) -> str:
-    """The file as sent, less the line break a client put after `<code>` and its twin before `</code>`: a file
-    starts with its first line, and one that ends with a line break keeps it."""
+    """The file as sent, less the line breaks a client put around it (`<code>\\n…\\n</code>`, seen as a line break
+    first and a blank line last). A file of its own may start with blank lines: those stay, the file ends as sent."""
     for eol in ("\r\n", "\n"):
-        if code.startswith(eol):
-            code = code[len(eol):]
-            return code[:-len(eol)] if code.endswith(eol * 2) else code
+        if code.startswith(eol) and code.endswith(eol * 2):
+            return code[len(eol):-len(eol)]
     return code
 
 
