@@ -154,6 +154,13 @@ def test_a_request_over_the_limit_is_a_413_and_the_connection_goes_on(client, se
     conn.request("GET", "/v1/models")  # the same keep-alive connection: the oversized body was read and dropped
     again = conn.getresponse()
     assert again.status == 200 and json.loads(again.read())["data"][0]["id"] == MODEL_ID
+    conn.putrequest("POST", "/v1/chat/completions")  # a client that waits for 100 Continue hears 413 instead
+    conn.putheader("Content-Length", str(LIMIT + 1))
+    conn.putheader("Expect", "100-continue")
+    conn.endheaders()
+    early = conn.getresponse()
+    assert early.status == 413 and early.getheader("Connection") == "close"
+    assert json.loads(early.read())["error"]["code"] == "request_too_large"
 
 
 def test_a_refused_merge_is_a_422_error_object_and_no_content(server):
