@@ -114,8 +114,7 @@ def fetch(root: Path) -> None:
         elif p.client == "pypi":
             # a download only: this environment's install constraints do not apply
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-                            "--no-build-isolation", f"{p.name}=={p.version}"], cwd=where, check=True,
-                           env={**os.environ, "PIP_CONSTRAINT": ""})
+                            f"{p.name}=={p.version}"], cwd=where, check=True, env={**os.environ, "PIP_CONSTRAINT": ""})
             subprocess.run(["tar", "xzf", f"{p.name}-{p.version}.tar.gz"], cwd=where, check=True)
         else:
             subprocess.run(["apt-get", "download", f"{p.name}={p.version}"], cwd=where, check=True)
