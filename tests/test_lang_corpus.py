@@ -103,3 +103,17 @@ def test_tree_bug_changes_one_token_in_the_lines_it_is_given():
         seen.add(bug.kind)
     assert {"boundary", "inverted", "logic", "arithmetic"} <= seen
     assert bugs.tree_bug(GO, "go", (1, 2), random.Random(0)) is None  # no function body there
+
+
+def test_places_says_whether_the_window_holds_the_target():
+    from copy_as_decode.bench.corpora import Case
+    from copy_as_decode.bench.places import place
+    funcs = "".join(f"func f{k}(v int) int {{\n\tif v < {k} {{\n\t\treturn v\n\t}}\n\treturn {k}\n}}\n\n"
+                    for k in range(12))
+    text = "package p\n\n" + funcs
+    start = 3 + 7 * 5  # f5's lines
+    case = Case("c", "locate-go", "Fix `f5`: it is off by one.", text, text,
+                {"language": "go", "target": [start, start + 5]})
+    assert place(case)[0] == "decided right"
+    other = Case("c", "locate-go", "Fix `f7`: it is off by one.", text, text, case.extra)
+    assert place(other)[0] == "decided elsewhere"
