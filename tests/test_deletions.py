@@ -104,3 +104,88 @@ def test_a_class_rewritten_as_its_methods_bodies_drops_what_it_does_not_write_ag
            "        return x1\n")
     new = "import os\n\n\n" + "def first(option):\n" + body.replace("        ", "    ") + "    return x0\n"
     assert [(d.first, d.last) for d in drops(old, new)] == [(4, 32)]  # through the class's last line
+
+
+FUNCTION = '''def price(order, customer):
+    total = sum(item.cost for item in order.items)
+    if total < 100:
+        total += SHIPPING
+    # loyal customers get their discount on every order,
+    # whatever its size
+    if customer.loyal:
+        total *= 0.9
+        log_discount(customer)
+    return total
+'''
+
+
+def test_a_statement_dropped_beside_a_fix_is_named_though_the_lines_are_few():
+    """The fix asked for, and a four-line `if` block (with its comment) gone too: too few lines for the line
+    rule, a dropped statement for the statement rule (core/statements.py)."""
+    new = FUNCTION.replace("total < 100", "total <= 100").replace(
+        FUNCTION[FUNCTION.index("    # loyal"):FUNCTION.index("    return")], "")
+    assert drops(FUNCTION, new) == []
+    [d] = unasked(FUNCTION, new, "Orders of exactly 100 must pay shipping too: fix the comparison.", "python")
+    assert (d.first, d.last, d.where, d.kind) == (7, 9, "statement", "If")
+    assert d.describe() == "lines 7-9 (a statement, `If`, neither kept nor changed)"
+    assert unasked(FUNCTION, new, "Fix the comparison.", None) == []  # no parser, no statement rule
+    inner = FUNCTION.replace("        log_discount(customer)\n", "")  # one call inside the block
+    assert [(d.first, d.kind) for d in unasked(FUNCTION, inner, "Make the discount 15%.", "python")] == [(9, "Expr")]
+
+
+def test_a_javascript_statement_dropped_beside_a_fix_is_named():
+    old = ("function price(order, customer) {\n  let total = order.total;\n  if (total < 100) {\n    total += SHIPPING;\n"
+           "  }\n  if (customer.loyal) {\n    total *= 0.9;\n  }\n  return total;\n}\n")
+    new = old.replace("total < 100", "total <= 100").replace("  if (customer.loyal) {\n    total *= 0.9;\n  }\n", "")
+    [d] = unasked(old, new, "Fix the comparison.", "javascript")
+    assert (d.first, d.last, d.kind) == (6, 8, "if_statement")
+
+
+@pytest.mark.parametrize("new", [
+    FUNCTION.replace("total < 100", "total <= 100"),                                           # the fix alone
+    FUNCTION.replace("    if customer.loyal:\n        total *= 0.9\n",
+                     "    if customer.loyal and total > 0:\n        total = total * 0.9\n"),      # both changed
+    FUNCTION.replace("    if total < 100:\n        total += SHIPPING\n",
+                     "    total += SHIPPING if total < 100 else 0\n"),                        # another kind, in place
+    FUNCTION.replace("    return total\n", "    return round(total, 2)\n"),
+    "import math\n\n\n" + FUNCTION,                                                            # an addition
+])
+def test_statements_changed_in_place_are_not_dropped(new):
+    assert unasked(FUNCTION, new, "Round the total.", "python") == []
+
+
+def test_statements_merged_or_moved_are_not_dropped():
+    old = "def ints(values):\n    out = [x for x in values if isinstance(x, int)]\n    return out\n"
+    assert unasked(old, "def ints(values):\n    return [x for x in values if isinstance(x, int)]\n",
+                   "Return the list directly.", "python") == []
+    cls = "class A:\n    def f(self):\n        return 1\n\n    def g(self, x):\n        y = x + 1\n        return self.f() + y\n"
+    moved = "class A:\n    def f(self):\n        return 1\n\n\ndef g(a, x):\n    y = x + 1\n    return a.f() + y\n"
+    assert unasked(cls, moved, "Move `g` out of the class.", "python") == []
+
+
+def test_an_open_fix_may_take_out_a_statement_and_a_named_one_asks_for_a_deletion():
+    """An instruction that says only "fix the bugs" leaves the fix open (an extra statement may be the bug); one
+    that says a statement should not be there asks for its deletion."""
+    new = FUNCTION.replace("        log_discount(customer)\n", "")
+    assert unasked(FUNCTION, new, "Fix bugs in price.", "python") == []
+    assert unasked(FUNCTION, new, "Fix the bug in `price`: `log_discount(customer)` should not be there.", "python") == []
+    assert unasked(FUNCTION, new, "Fix the bug in price: the discount must be 15%.", "python") != []
+
+
+def test_no_gold_edit_of_a_code_corpus_drops_a_statement_unasked():
+    """The statement rule's measurement: gold edits of every shipped code corpus drop no statement that their
+    instruction does not ask to delete. The only gold edits that drop one at all answer an open "Fix bugs in
+    f." (HumanEvalFix's excess-logic bugs) or say the statement "should not be there"."""
+    from copy_as_decode.bench.all_corpora import load
+    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.core.statements import dropped
+    languages = {"humanevalfix-python": "python", "humanevalfix-js": "javascript"}
+    checked, dropping = 0, 0
+    for name in ("humanevalfix-python", "humanevalfix-js", "long-python", "long-js", "move-method", "add-parameter"):
+        for case in load(name):
+            before, gold = user_file(case)
+            language = case.extra.get("language") or languages[name]
+            assert unasked(before, gold, case.instruction, language) == [], (name, case.id)
+            dropping += bool(dropped(before, gold, language))
+            checked += 1
+    assert checked == 164 + 164 + 45 + 45 + 24 + 16 and dropping > 0

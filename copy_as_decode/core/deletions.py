@@ -4,17 +4,24 @@ Small models answer a long file's edit with the part they mean to change (the ed
 file from its first class on), or replace a whole function with a call to another; applied, that deletes
 the rest. Gold edits that ask for no deletion never drop a run of lines (measured over every shipped corpus,
 tests/test_deletions.py), so a finished edit that does is the model skipping, and it changes nothing unless
-the instruction asks for a deletion.
+the instruction asks for a deletion. In code the same holds for each statement, however short
+(core/statements.py): a dropped `if` block beside a fix is a drop too.
 """
 import difflib
 import re
 from dataclasses import dataclass
 
 from .document import split_lines
+from .statements import dropped
 
 # An instruction that asks for lines to go; only then may an edit delete at the head or tail.
 _DELETING = re.compile(r"\b(remove|delete|drop|strip|cut|get rid of|erase|trim|truncate|shorten|shorter|clear|"
-                       r"simplif\w*|condense|collapse|consolidate|inline|merge)\b", re.I)
+                       r"simplif\w*|condense|collapse|consolidate|inline|merge|should(?: not|n't) be (?:there|here))\b",
+                       re.I)
+# An instruction that asks for a fix and says nothing of what to change: taking out the wrong statement may be the
+# fix (HumanEvalFix's "Fix bugs in fib." whose bug is an extra statement), so the statement rule does not hold;
+# the line rule does.
+_OPEN_FIX = re.compile(r"^\W*fix (?:the |all )?(?:bugs?|errors?|issues?)(?: in [`\w.()]+)?\W*$", re.I)
 
 
 def _bare(text: str) -> list[str]:
@@ -51,17 +58,21 @@ JOIN_GAP = 2      # changed blocks this few kept non-blank lines apart count as 
 @dataclass(frozen=True)
 class Drop:
     """A changed block that drops lines: old lines `first`..`last` (1-based), `lost` non-blank lines of which
-    appear nowhere in the result, beyond those written in their place; `where` is head, tail or middle."""
+    appear nowhere in the result, beyond those written in their place; `where` is head, tail or middle, or
+    `statement` for one statement the result drops (`kind`: the parser's name for it)."""
     first: int
     last: int
     lost: int
     where: str
+    kind: str = ""
 
     def describe(self, offset: int = 0, whole: str = "file") -> str:
         """In words, its lines moved by `offset` (a window's drops in the document's numbers)."""
         part = {"head": f"the {whole}'s head: ", "tail": f"the {whole}'s tail: "}.get(self.where, "")
         first, last = self.first + offset, self.last + offset
         span = f"line {first}" if first == last else f"lines {first}-{last}"
+        if self.where == "statement":
+            return f"{span} (a statement, `{self.kind}`, neither kept nor changed)"
         return f"{part}{span} ({self.lost} non-blank line{'s' if self.lost != 1 else ''} not kept elsewhere)"
 
 
@@ -108,9 +119,18 @@ def _grouped(a: list[str], blocks) -> list[list[tuple[int, int, int, int]]]:
     return out
 
 
-def unasked(old: str, new: str, instruction: str) -> list[Drop]:
-    """The drops of an edit whose instruction asks for no deletion (none when it asks for one)."""
-    return [] if asks_deletion(instruction) else drops(old, new)
+def unasked(old: str, new: str, instruction: str, language: str | None = None) -> list[Drop]:
+    """The drops of an edit whose instruction asks for no deletion (none when it asks for one): runs of lines,
+    and in a `language` a parser reads, each statement dropped that no run of lines names already (unless the
+    instruction is an open "fix the bugs", _OPEN_FIX)."""
+    if asks_deletion(instruction):
+        return []
+    runs = drops(old, new)
+    if _OPEN_FIX.match(instruction):
+        return runs
+    gone = [Drop(s.first, s.last, s.last - s.first + 1, "statement", s.kind) for s in dropped(old, new, language)
+            if not any(d.first <= s.last and s.first <= d.last for d in runs)]
+    return sorted(runs + gone, key=lambda d: d.first)
 
 
 def asks_deletion(instruction: str) -> bool:

@@ -2,7 +2,10 @@
 context check, timing and stop reasons. An engine supplies only the decodes.
 
 An edit either finishes (stop reason `eos` or `fence`) and returns the edited document, or raises and
-changes nothing: a decode cut off by its budget or the context is never resolved into deletions.
+changes nothing: a decode cut off by its budget or the context is never resolved into deletions. A finished
+result passes two checks here, whatever selector made it, before anything is written: it parses where the
+document did (core/syntax_check.py; else stop `unparsed`), and it drops no run of lines nor any statement the
+instruction did not ask to delete (core/deletions.py; else stop `skipped`); both carry the refused text for review.
 """
 import threading
 import time
@@ -10,11 +13,13 @@ from dataclasses import replace
 
 from copy_as_decode.core import contract
 from copy_as_decode.core.budget import Budget, output_budget, program_bound, rewrite_bound
-from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, UNPARSED, Hooks, IncompleteEdit
 from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.outline import outline
 from copy_as_decode.core.program import Item, format_item, format_program
 from copy_as_decode.core.resolver import resolve
+from copy_as_decode.core.syntax_check import new_errors
 from copy_as_decode.engine import selectors
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.prompts import prompt
@@ -62,7 +67,11 @@ class EditFront:
         start = time.perf_counter()
         try:
             result = chosen.run(self, request)
-            if chosen.offered and (dropped := unasked(request.document, result.text, request.instruction)):
+            language = request.language or outline(request.document)[0]
+            if broken := new_errors(request.document, result.text, language):
+                raise IncompleteEdit(UNPARSED, result.stats.budget, result.stats, f"the result no longer parses "
+                                     f"as {language} ({broken[0].describe()})", result.text)
+            if chosen.offered and (dropped := unasked(request.document, result.text, request.instruction, language)):
                 raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's answer deletes "
                                      + "; ".join(d.describe() for d in dropped) + " unasked", result.text)
         except IncompleteEdit as e:  # what ran, and for how long, is part of the report
