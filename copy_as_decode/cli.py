@@ -1,5 +1,8 @@
 """The `copy-as-decode` command line. Every failure is one line on stderr and a non-zero exit:
-2 for bad input or a failed edit, 3 for an edit that did not finish (nothing was changed), 130 when interrupted.
+2 for bad input or a failed edit; 3 for an edit that did not finish, was refused (it no longer parses, or drops
+lines or a statement unasked: the refused diff follows on stderr) or has no decided place (the candidates are
+listed); 4 for an edit or apply whose result is the file as it was; 130 when interrupted. Nothing is written
+but on exit 0.
 
 Only the subcommand that runs a model imports torch: `program`, `resolve`, `models list` and `--help` start fast.
 """
@@ -7,7 +10,9 @@ import argparse
 import difflib
 import importlib
 import os
+import signal
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -88,12 +93,28 @@ def cmd_resolve(args) -> int:
     return 0
 
 
+INTERRUPTED = threading.Event()
+
+
+def _interrupt(signum, frame):
+    """Ctrl-C: raised here, and remembered. One raised while a C library runs Python code (llama.cpp's log
+    callback) is only printed by ctypes and lost; the edit's next check (Bar.check, between two forwards or two
+    pieces of a prefill) raises it again."""
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
+
+
 class Bar(contract.Hooks):
     """Sampled tokens against the budget on stderr: the bar's end is where the edit would be cut off. It shows
-    from the first progress on, so work without a model (an apply the parser places) prints no bar."""
+    from the first progress on, so work without a model (an apply the parser places) prints no bar. Its check
+    stops the edit at Ctrl-C."""
 
     def __init__(self, desc: str):
         self.desc, self.bar = desc, None
+
+    def check(self) -> None:
+        if INTERRUPTED.is_set():
+            raise KeyboardInterrupt
 
     def progress(self, stats, text):
         if self.bar is None:
@@ -121,6 +142,10 @@ class Bar(contract.Hooks):
             self.bar.close()
 
 
+def diff_text(path: str, document: str, text: str) -> str:
+    return "".join(difflib.unified_diff(document.splitlines(True), text.splitlines(True), f"a/{path}", f"b/{path}"))
+
+
 def put_result(args, document: str, text: str) -> None:
     """The edited text written to args.path (--write), else its unified diff on stdout."""
     if args.write:
@@ -129,8 +154,7 @@ def put_result(args, document: str, text: str) -> None:
         except OSError as e:
             raise UserError(f"{args.path}: {e.strerror or e}; nothing was changed") from None
     else:
-        diff = difflib.unified_diff(document.splitlines(True), text.splitlines(True), f"a/{args.path}", f"b/{args.path}")
-        write_stdout("".join(diff) or "(no change)\n")
+        write_stdout(diff_text(args.path, document, text) or "(no change)\n")
 
 
 def deletes(stats) -> str:
@@ -152,12 +176,26 @@ def cmd_edit(args) -> int:
                                          temperature=args.temperature, lines=args.lines, at=args.at,
                                          language=language_of(args.path)))
     bar = Bar(request.selector)
-    if edits_windows(request.selector) and request.lines is None and request.at is None:
-        request = replace(request, lines=placed(engine, document, args, bar))
     try:
+        if edits_windows(request.selector) and request.lines is None and request.at is None:
+            place = placed(engine, document, args, bar)
+            if place is UNDECIDED:
+                return contract.EXIT_INCOMPLETE
+            request = replace(request, lines=place)
         result = engine.run(replace(request, hooks=bar))
+    except contract.IncompleteEdit as e:
+        if e.stop in contract.REVIEWABLE and e.text is not None:  # what was refused, for the user to judge
+            bar.close()
+            print(f"refused ({e.stop}), not written:", file=sys.stderr)
+            sys.stderr.write(diff_text(args.path, document, e.text))
+        raise
     finally:
         bar.close()
+    if result.text == document:
+        where = result.stats.windows
+        what = f"lines {where}" if where[:1].isdigit() else "the file"
+        print(f"copy-as-decode: no change: the model answered {what} as it was; nothing was written", file=sys.stderr)
+        return contract.EXIT_UNCHANGED
     put_result(args, document, result.text)
     if args.show_program:
         print(result.program, file=sys.stderr)
@@ -171,19 +209,25 @@ def cmd_edit(args) -> int:
     return 0
 
 
+UNDECIDED = (0, 0)  # placed(): the search is not sure of the place, so nothing is edited
+
+
 def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
     """Where an edit that names no lines lands (engine/locate.py): when the model chose among candidates, the
-    lines of its choice, which the edit then takes as they are; when that is not decided, the candidates are
-    listed and the first taken. None: the edit finds its place itself (a name decides it, or the whole file)."""
+    lines of its choice, which the edit then takes as they are. When that is not decided, the candidates are
+    listed with their lines and nothing is edited (UNDECIDED): a guess is never written, the user names the
+    place (editors offer the same candidates as a pick). None: the edit finds its place itself (a name decides
+    it, or the whole file)."""
     from copy_as_decode.engine.locate import locate
     place = locate(engine, document, args.instruction, language=language_of(args.path), hooks=bar)
     if not place.decisive:
-        print(f"the place is not decided ({place.reason}); candidates:", file=sys.stderr)
+        bar.close()
+        print(f"copy-as-decode: the place is not decided ({place.reason}); candidates:", file=sys.stderr)
         for k, c in enumerate(place.candidates, 1):
             p = f", p={c.p:.2f}" if c.p is not None else ""
             print(f"  {k}. lines {c.start}-{c.end} ({c.symbol}{p}): {c.first}", file=sys.stderr)
-        first = place.candidates[0]
-        print(f"taking the first, {first.symbol}; --lines A-B or --at LINE chooses another", file=sys.stderr)
+        print("nothing was changed; pass --at LINE or --lines A-B", file=sys.stderr)
+        return UNDECIDED
     if not place.chose:
         return None
     return place.windows[0].start, place.windows[0].end
@@ -327,6 +371,10 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
     from copy_as_decode.core.program import ProgramSyntaxError
     from copy_as_decode.core.resolver import ResolveError
+    INTERRUPTED.clear()
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.default_int_handler:  # not where Ctrl-C is ignored (a background job)
+        signal.signal(signal.SIGINT, _interrupt)
     try:
         return args.func(args)
     except contract.IncompleteEdit as e:
@@ -339,6 +387,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("copy-as-decode: interrupted", file=sys.stderr)
         return contract.EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 if __name__ == "__main__":

@@ -130,11 +130,13 @@ def test_the_place_is_said_before_decoding_and_an_undecided_one_lists_its_candid
     err = done.stderr.decode()
     assert done.returncode == 3 and "editing lines 7-9 (f2)\n" in err, err
     assert err.index("editing lines 7-9 (f2)") < err.index("did not finish")
-    # no name, and the tiny model's choice does not settle it: the candidates, then the first is taken
+    # no name, and the tiny model's choice does not settle it: the candidates with their lines, and nothing is
+    # edited, --write or not (a guess is never written)
+    before = f.read_bytes()
     done = run("edit", f, "-i", "The function that adds 41 should add 42.", "--model", "tiny", "--threads", "1",
-               "--max-new-tokens", "3")
+               "--max-new-tokens", "3", "--write")
     err = done.stderr.decode()
-    assert "the place is not decided" in err and "  1. lines " in err, err
-    first = re.search(r"  1\. lines (\d+)-(\d+) \((\w+)", err)
-    assert f"taking the first, {first[3]}; --lines A-B or --at LINE chooses another" in err
-    assert f"editing lines {first[1]}-{first[2]} ({first[3]})" in err
+    assert done.returncode == 3 and "the place is not decided" in err and "  1. lines " in err, err
+    assert re.search(r"  2\. lines \d+-\d+ \(\w+", err), err
+    assert err.rstrip().endswith("nothing was changed; pass --at LINE or --lines A-B") and "editing" not in err
+    assert f.read_bytes() == before and done.stdout == b""
