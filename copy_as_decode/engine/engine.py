@@ -115,7 +115,7 @@ class Engine(EditFront):
         were reused and the seconds it took; `positions`: how many the decode after the prompt may fill."""
         hooks.check()
         start = time.perf_counter()
-        reused = self.backend.start(ids, positions)
+        reused = self.backend.start(ids, positions, hooks.check)
         return reused, time.perf_counter() - start
 
     # the prompt cache, for benchmarks that time a first and a second edit of a file

@@ -6,7 +6,7 @@ default on a CPU) and torch running float32 or bfloat16 weights, trained LoRA ad
 (engine/backends/torch_backend.py). Logits cross the protocol as float32 numpy arrays; a verification returns only the
 greedy choices, so a GPU sends back one id a position instead of a row of the vocabulary.
 """
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -23,9 +23,10 @@ class DecodeBackend(Protocol):
     context: int  # positions the model takes
     max_draft: int  # the longest verification worth one forward (engine/decoding/drafter.py)
 
-    def start(self, ids: list[int], positions: int = 0) -> int:
+    def start(self, ids: list[int], positions: int = 0, check: Callable[[], None] | None = None) -> int:
         """Make the sequence ids[:-1] (its last token is the decode's first forward), reusing the longest prefix
-        an earlier prompt left; `positions`: how many more the decode may add. Returns how many were reused."""
+        an earlier prompt left; `positions`: how many more the decode may add; `check` is called between the
+        pieces a long prompt is read in (a cancel raised there stops it within one). Returns how many were reused."""
 
     def length(self) -> int:
         """How many tokens the sequence holds."""

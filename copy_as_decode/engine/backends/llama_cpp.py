@@ -22,6 +22,9 @@ from copy_as_decode.engine.backends.decode_backend import common_prefix
 
 BATCH = 512  # tokens per llama_decode: longer prompts and copies go in pieces
 OUTPUTS = 128  # logits rows per llama_decode: a longer verification goes in pieces (each row is 0.6 MB)
+# tokens per llama_decode of a prompt: past ~128 a batch costs the same per token on a CPU, and a cancel waits
+# at most one such piece (a second or two for the 1.5B on 2 cores)
+PIECE = 128
 GROW = 1024  # the context is allocated in steps of this many positions, as edits need them
 
 
@@ -43,9 +46,10 @@ class LlamaCppLM:
         self.ctx, self.allocated, self.resident = None, 0, []  # resident: the tokens the KV holds, in order
         self.batch = C.llama_batch_init(BATCH, 0, 1)
 
-    def reserve(self, positions: int) -> None:
+    def reserve(self, positions: int, check=None) -> None:
         """Make room for `positions` tokens. llama.cpp allocates the KV up front, so it grows in steps as edits
-        need it (a short edit keeps a small footprint); the tokens it held are fed again into the larger one."""
+        need it (a short edit keeps a small footprint); the tokens it held are fed again into the larger one,
+        in pieces with `check` before each (as `feed`)."""
         if positions <= self.allocated:
             return
         C, held = self.C, self.resident
@@ -60,8 +64,16 @@ class LlamaCppLM:
         if not self.ctx:
             raise RuntimeError(f"llama.cpp could not allocate a {self.allocated}-token context")
         self.memory, self.resident = C.llama_get_memory(self.ctx), []
-        for start in range(0, len(held), BATCH):
-            self._decode(held[start:start + BATCH], 0)
+        self.feed(held, check)
+
+    def feed(self, ids: list[int], check=None) -> None:
+        """Append `ids` without logits (a prompt), PIECE tokens a llama_decode, `check` called before each: a
+        cancel raised there ends a long prefill within one piece, and what was read by then stays resident
+        for the next prompt that shares it."""
+        for start in range(0, len(ids), PIECE):
+            if check is not None:
+                check()
+            self._decode(ids[start:start + PIECE], 0)
 
     def forward(self, ids: list[int], keep: int = 1) -> np.ndarray:
         """Append `ids` to the sequence; the logits of its last `keep` positions (0: all), float32, one row each.
@@ -116,14 +128,15 @@ class LlamaCppBackend:
         self.max_draft = OUTPUTS
         self.kept: list[int] | None = None  # what a snapshot keeps: the tokens held at the first snapshot
 
-    def start(self, ids: list[int], positions: int = 0) -> int:
-        """The context is allocated once, for the prompt and the `positions` after it, before the prompt goes in."""
+    def start(self, ids: list[int], positions: int = 0, check=None) -> int:
+        """The context is allocated once, for the prompt and the `positions` after it, before the prompt goes in
+        (what the context held beyond the prompt's shared prefix is dropped first, so a larger context reads
+        again only that prefix); the prompt is read in pieces, `check` before each (LlamaCppLM.feed)."""
         lm, prompt = self.lm, ids[:-1]
-        lm.reserve(max(len(ids) + positions, 1))
         reused = common_prefix(lm.resident, prompt)
         lm.crop(reused)
-        if reused < len(prompt):
-            lm.forward(prompt[reused:], 1)
+        lm.reserve(max(len(ids) + positions, 1), check)
+        lm.feed(prompt[reused:], check)
         return reused
 
     def length(self) -> int:

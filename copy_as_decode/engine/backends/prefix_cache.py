@@ -24,9 +24,10 @@ from transformers import DynamicCache
 
 from copy_as_decode.engine.backends.decode_backend import common_prefix
 
-__all__ = ["CHUNK", "PrefixCache", "common_prefix", "forward", "new_cache"]
+__all__ = ["CHUNK", "PIECE", "PrefixCache", "common_prefix", "forward", "new_cache"]
 
 CHUNK = 4096  # tokens per forward: a longer prompt or copy goes in pieces, so attention memory stays bounded
+PIECE = 512  # tokens per forward of a prompt's prefill, with a cancel check between two (a CPU reads one in seconds)
 
 
 def new_cache(model) -> DynamicCache:
@@ -65,10 +66,12 @@ class PrefixCache:
         """An empty cache of the same size: the next prompt is prefilled whole."""
         return PrefixCache(self.max_bytes)
 
-    def start(self, model, ids: list[int], prefill_model=None, positions: int = 0) -> tuple[DynamicCache, int]:
+    def start(self, model, ids: list[int], prefill_model=None, positions: int = 0,
+              check=None) -> tuple[DynamicCache, int]:
         """A cache holding ids[:-1] for decoding (in `model`'s dtype), and how many of those tokens came from an
         earlier prompt; the rest is computed by `prefill_model` (default: `model`). `positions` (how many the
-        decode may add) matters only to a cache allocated up front (engine/backends/llama_cpp.py), and is ignored."""
+        decode may add) matters only to a cache allocated up front (engine/backends/llama_cpp.py), and is ignored.
+        The prompt is read PIECE tokens a forward, `check` called before each."""
         prefill_model = prefill_model or model
         if self.model_id != (id(model), id(prefill_model)):  # another model's keys and values mean nothing here
             self.entries.clear()
@@ -88,8 +91,10 @@ class PrefixCache:
             cache = copy.deepcopy(self.entries[best])
             if len(best) > reused:
                 cache.crop(reused - len(best))
-        if reused < len(prompt):
-            forward(prefill_model, cache, list(prompt[reused:]))
+        for begin in range(reused, len(prompt), PIECE):  # a cancel raised by `check` ends it within one piece
+            if check is not None:
+                check()
+            forward(prefill_model, cache, list(prompt[begin:begin + PIECE]))
         self.entries[prompt] = cache
         self.entries.move_to_end(prompt)
         per_token = _bytes_per_token(prefill_model)

@@ -20,8 +20,8 @@ class TorchBackend:
         self.context = getattr(model.config, "max_position_embeddings", 32768)
         self.max_draft = K_MAX
 
-    def start(self, ids: list[int], positions: int = 0) -> int:
-        self.cache, reused = self.prefix.start(self.model, ids, self.prefill_model, positions)
+    def start(self, ids: list[int], positions: int = 0, check=None) -> int:
+        self.cache, reused = self.prefix.start(self.model, ids, self.prefill_model, positions, check)
         return reused
 
     def length(self) -> int:
