@@ -14,6 +14,8 @@ from copy_as_decode.core.contract import (
     EOS,
     FENCE,
     PARTIAL,
+    SKIPPED,
+    UNPARSED,
     Cancelled,
     ContextError,
     Hooks,
@@ -422,3 +424,75 @@ def test_a_rewrite_that_stops_before_the_end_of_the_file_changes_nothing(qwen_to
     fixed = document.replace("f1(2)", "f1(3)")  # its last line changed: fine when the block is closed
     assert ScriptedFront(qwen_tokenizer, fixed + "```").edit(document, "Fix.", "full").text == fixed
     assert ScriptedFront(qwen_tokenizer, "print(1)\n").edit("", "Say hi.", "full").text == "print(1)\n"  # a new file
+
+
+LONG_MODULE = "".join(f"def f{k}(x):\n    if x > {k}:\n        x = x - {k}\n    return x + {k}\n\n\n" for k in range(20))
+
+
+@pytest.mark.parametrize("language", ["python", None])  # told, or read from the document's outline
+def test_a_result_that_no_longer_parses_changes_nothing_and_is_kept_for_review(qwen_tokenizer, language):
+    """Whatever selector made it: a window's new lines put after the function at column 0 (a module-level
+    `return`) are refused with stop `unparsed`, the line named, the text carried for review."""
+    broken = LONG_MODULE.replace("    return x + 7\n", "    return x + 7\nreturn 29\n")
+    for selector in ("full", "verified"):
+        e = cut_off(ScriptedFront(qwen_tokenizer, broken), LONG_MODULE, "Fix f7.", selector, language=language)
+        assert e.stop == UNPARSED and e.text == broken, e
+        assert "no longer parses as python (line 47: 'return' outside function (`return 29`))" in str(e)
+    fine = LONG_MODULE.replace("x + 7\n", "x + 8\n")
+    assert ScriptedFront(qwen_tokenizer, fine).edit(LONG_MODULE, "Fix f7.", "full", language=language).text == fine
+
+
+def test_a_file_that_did_not_parse_is_not_refused_for_its_own_errors(qwen_tokenizer):
+    document = LONG_MODULE + "def tail(:\n"
+    fixed = document.replace("x + 7\n", "x + 8\n")
+    assert ScriptedFront(qwen_tokenizer, fixed).edit(document, "Fix f7.", "full", language="python").text == fixed
+
+
+def test_a_statement_dropped_beside_the_fix_changes_nothing(qwen_tokenizer):
+    dropped = LONG_MODULE.replace("x + 7\n", "x + 8\n").replace("    if x > 8:\n        x = x - 8\n", "")
+    e = cut_off(ScriptedFront(qwen_tokenizer, dropped), LONG_MODULE, "Make f7 add 8.", "full", language="python")
+    assert e.stop == SKIPPED and e.text == dropped and "lines 50-51 (a statement, `If`" in str(e)
+
+
+def test_a_long_prefill_reads_in_pieces_and_a_cancel_stops_it_within_one(tiny_engine):
+    """torch: PIECE tokens a forward with the check between two; a cancel keeps nothing half-read."""
+    from copy_as_decode.engine.backends.prefix_cache import PIECE
+    backend, ids = tiny_engine.backend, list(range(1000, 1000 + 3 * PIECE + 11))
+    backend.restore(None)
+    calls = []
+
+    def cancel_second():
+        calls.append(backend.length())
+        if len(calls) == 2:
+            raise Cancelled()
+    with pytest.raises(Cancelled):
+        backend.start(ids, check=cancel_second)
+    assert len(calls) == 2 and backend.held(ids) == 0
+    calls.clear()
+    assert backend.start(ids, check=lambda: calls.append(1)) == 0 and len(calls) == 4
+    assert backend.length() == len(ids) - 1
+
+
+def test_llama_cpp_prefills_in_pieces_and_keeps_what_it_read_before_a_cancel(monkeypatch):
+    """llama.cpp: PIECE tokens a llama_decode, the check before each; what was read before the cancel stays
+    resident, so the next prompt that shares it reads only the rest (checked on the backend's bookkeeping,
+    llama_decode itself replaced)."""
+    from copy_as_decode.engine.backends import llama_cpp
+    lm = llama_cpp.LlamaCppLM.__new__(llama_cpp.LlamaCppLM)
+    lm.resident, lm.allocated, pieces = [], 1 << 20, []
+    monkeypatch.setattr(lm, "_decode", lambda piece, keep: (pieces.append(len(piece)), lm.resident.extend(piece)),
+                        raising=False)
+    monkeypatch.setattr(lm, "crop", lambda n: lm.resident.__delitem__(slice(n, None)), raising=False)
+    backend = llama_cpp.LlamaCppBackend.__new__(llama_cpp.LlamaCppBackend)
+    backend.lm = lm
+    ids = list(range(3 * llama_cpp.PIECE + 6))
+
+    def cancel_third():
+        if len(pieces) == 2:
+            raise Cancelled()
+    with pytest.raises(Cancelled):
+        backend.start(ids, check=cancel_third)
+    assert pieces == [llama_cpp.PIECE] * 2 and lm.resident == ids[:2 * llama_cpp.PIECE]
+    pieces.clear()
+    assert backend.start(ids, check=lambda: None) == 2 * llama_cpp.PIECE
+    assert pieces == [llama_cpp.PIECE, 5] and lm.resident == ids[:-1]

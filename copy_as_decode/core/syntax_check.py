@@ -6,7 +6,7 @@ some valid real code (C with `extern "C"` guards, heavy macros), and a file that
 broken by an edit. What counts is the errors the result has that the original has not, each named by the
 line it starts on and that line's text (errors are matched by text, so lines moved by the edit still match).
 """
-import ast
+import warnings
 from collections import Counter
 from dataclasses import dataclass
 
@@ -53,8 +53,10 @@ def parses(text: str, language: str | None) -> bool:
 
 
 def _python(text: str) -> list[ParseError]:
-    try:
-        ast.parse(text)
+    try:  # compiled, not only parsed: a `return` or `break` where none may stand is an error of the compiler's
+        with warnings.catch_warnings():  # an invalid escape sequence is a warning, not an error
+            warnings.simplefilter("ignore")
+            compile(text, "<edit>", "exec", dont_inherit=True)
     except SyntaxError as e:
         line = e.lineno or 1
         lines = split_lines(text)
