@@ -54,6 +54,7 @@ class Merge:
     language: str | None
     placed: list[str] = field(default_factory=list)    # what went where, in words
     pending: list[Pending] = field(default_factory=list)
+    touched: set[str] = field(default_factory=set)      # names of the file's definitions it replaced or changed in
 
 
 @dataclass
@@ -88,7 +89,7 @@ def merge(document: str, block: str, language: str | None = None,
     merger = _Merger(split_lines(lf), file_symbols, language, read, hints)
     merger.run()
     text = merger.apply()
-    return Merge(with_line_endings(document, text), language, merger.placed, merger.pending)
+    return Merge(with_line_endings(document, text), language, merger.placed, merger.pending, merger.touched)
 
 
 class _Merger:
@@ -104,6 +105,7 @@ class _Merger:
         self.changes: list[_Change] = []
         self.placed: list[str] = []
         self.pending: list[Pending] = []
+        self.touched: set[str] = set()
         self._order = 0
 
     # the block's outline
@@ -163,7 +165,9 @@ class _Merger:
                 self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file")
             elif target is not None and not inner:
                 self._replace_symbol(s, target)
+                self.touched.add(target.name)
             elif target is not None:
+                self.touched.add(target.name)
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
                 covered = {k for c in inside for k in range(*self._span(c))}
@@ -238,7 +242,15 @@ class _Merger:
             while fa < f.header - 1 and self.lines[fa].strip().startswith(("#", "//", "/*", "*")):
                 fa += 1
         new = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), _lead(self.lines[f.header - 1]))
-        self._change(fa, fb, new + _trailing_blank(self.lines[fa:fb]), f"replaced `{f.qualname}` (lines {f.start}-{f.end})")
+        new += _trailing_blank(self.lines[fa:fb])
+        if self.language != "markdown":  # blank lines after it beyond the file's spacing (a body's lines gone): its
+            usual = _spacing(self.lines, [g for g in self.symbols if g.parent == f.parent])  # new ones fill them
+            blank = 0
+            while fb + blank < len(self.lines) and not self.lines[fb + blank].strip():
+                blank += 1
+            if usual and blank > usual and any(g.start - 1 == fb + blank and g.parent == f.parent for g in self.symbols):
+                fb += blank - usual
+        self._change(fa, fb, new, f"replaced `{f.qualname}` (lines {f.start}-{f.end})")
 
     def _insert_symbol(self, s: Symbol, before: list[Symbol], after: list[Symbol], matched, container) -> None:
         a, b = self._span(s)
@@ -282,7 +294,11 @@ class _Merger:
         if self.language == "markdown":  # a section ends with its blank lines: the new one after them
             new = (["\n"] if at and self.lines[at - 1].strip() else []) + body + (["\n"] if at < len(self.lines) else [])
         else:
-            new = ["\n"] * gap + body if nxt is None or prev is not None else body + ["\n"] * gap
+            if nxt is None or prev is not None:
+                new = ["\n"] * gap + body
+            else:  # before the next one: the file's spacing above it, the blank lines it had below it
+                above = _blank_run(self.lines, at)
+                new = ["\n"] * max(0, gap - above) * bool(at) + body + ["\n"] * (above or gap)
         self._change(at, at, new, f"added `{s.qualname}` {where}")
 
     def _hinted(self, s: Symbol, container: Symbol | None) -> tuple[str, Symbol] | None:
@@ -388,8 +404,10 @@ class _Merger:
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if blocks:
             first, last = blocks[0], blocks[-1]
-            start = lo if pin_start else lo + first.b - first.a
-            end = hi if pin_end else lo + last.b + last.size + (len(run) - last.a - last.size)
+            # the run's lines before its first kept line replace as many file lines as are like them (edited
+            # lines), and the others are new: inserted, so no file line the run does not show is lost
+            start = lo if pin_start else lo + first.b - _like_run(run[:first.a][::-1], have[:first.b][::-1])
+            end = hi if pin_end else lo + last.b + last.size + _like_run(run[last.a + last.size:], have[last.b + last.size:])
             # an end line the file has more than once, matched right beside the unique ones: the run ends there
             # (it may insert lines between them)
             tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
@@ -398,8 +416,13 @@ class _Merger:
                          and first.b - m.b - m.size <= first.a - m.size + 3), None)
             if tail is not None and not pin_end:
                 end = lo + tail.b + tail.size
+            elif (found := _context(run[last.a + last.size:], have, last.b + last.size, after=True)) is not None \
+                    and not pin_end:
+                end = lo + found
             if head is not None and not pin_start:
                 start = lo + head.b
+            elif (found := _context(run[:first.a], have, first.b, after=False)) is not None and not pin_start:
+                start = lo + found
             ref, at = a + first.a, lo + first.b
         else:  # no line kept as it was: the run's ends are edited lines of the file, found by likeness
             head, tail = _likest(run[0], have), _likest(run[-1], have)
@@ -491,7 +514,35 @@ def _joined(lines: list[str]) -> list[str]:
 
 
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
+LIKE_RUN = 0.5  # the least difflib ratio of a run's edited end line to the file line it replaces
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
+
+
+def _context(lines: list[str], have: list[str], at: int, after: bool) -> int | None:
+    """Where a run's lines beside its kept line at `at` of `have` (before it, or after it with `after`) start
+    (or end): the most of their outer lines, in a row, that the file has within a few lines of `at` (context;
+    the lines between are new or replace the file's lines between); None when not even one is."""
+    n = len(lines)
+    for k in range(n, 0, -1):
+        outer = lines[:k] if not after else lines[n - k:]
+        if not any(outer):
+            continue
+        for j in range(0, n - k + 4):
+            s = at - j - k if not after else at + j
+            if 0 <= s and s + k <= len(have) and have[s:s + k] == outer:
+                return s if not after else s + k
+    return None
+
+
+def _like_run(run: list[str], have: list[str]) -> int:
+    """How many of `have`'s first lines are, one by one, like `run`'s (blank beside blank, else at least LIKE_RUN
+    alike); the rest of `run` is new."""
+    n = solid = 0  # blank lines count only when a like line follows them
+    while n < min(len(run), len(have)) and (not run[n] and not have[n] or run[n] and have[n] and difflib.SequenceMatcher(
+            None, run[n], have[n], autojunk=False).ratio() >= LIKE_RUN):
+        n += 1
+        solid = n if run[n - 1] else solid
+    return solid
 
 
 def _likest(line: str, have: list[str]) -> int | None:

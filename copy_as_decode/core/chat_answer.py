@@ -184,7 +184,7 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
         b.kind, b.why = OTHER, f"for {b.path}"
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
-    elif _uses_only(b.text, own, top, language):
+    elif language in _DEFINES and _uses_only(b.text, own, top, language):
         b.kind, b.why = USAGE, "a usage example: it defines nothing the file has or needs"
     return b
 

@@ -29,13 +29,18 @@ class Block:
 
 def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
     """Whether `line` elides code: a bare ellipsis, or a comment that is an ellipsis or says what it elides.
-    A comment the document itself holds (`document_lines`, stripped) is the document's, not a marker."""
+    A line the document itself holds (`document_lines`, stripped) is the document's, not a marker, unless it
+    is a comment holding nothing but an ellipsis."""
     stripped = line.strip()
-    if not stripped or stripped in document_lines:
+    if not stripped:
+        return False
+    m = _COMMENT.match(stripped)
+    if m is not None and m.group("text") in ("...", "…"):
+        return True  # a comment that is only an ellipsis elides, even where the file has one (in an example)
+    if stripped in document_lines:
         return False
     if _ELLIPSIS.match(stripped):
         return True
-    m = _COMMENT.match(stripped)
     if m is None:
         return False
     text = m.group("text")

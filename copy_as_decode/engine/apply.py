@@ -78,12 +78,14 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
     language = language or block_merge.outlined(document.replace("\r\n", "\n"), None)[0]
     stats = Stats(selector=MERGE, stop=EOS)
     placed: list[str] = []
+    touched: set[str] = set()
     model_parts: list[str] = []
     text = document
     front = None
     for block in changes:
         merged = block_merge.merge(text, block.text, language, hints=block.hints)
         placed += merged.placed
+        touched |= merged.touched | {p.symbol.rsplit(".", 1)[-1] for p in merged.pending if p.symbol}
         text = merged.text
         if merged.pending and engine is None:
             raise block_merge.MergeError("the block's place in the file is not certain ("
@@ -100,7 +102,7 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
             text = result.text
     stats.windows = "; ".join(placed + model_parts)
     stats.total_s = time.perf_counter() - start
-    if why := guarantee(document, [b.text for b in changes], text, language):
+    if why := guarantee(document, [b.text for b in changes], text, language, touched):
         raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=text)
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
@@ -120,16 +122,20 @@ def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple
 
 # the names a block's lines define: after a keyword, or before the parameters of a line that opens a body
 _DEFINED = re.compile(r"\b(?:def|class|function\*?|fn|func(?:\s*\([^)]*\))?|struct|enum|trait|impl|interface|type|"
-                      r"module|namespace)\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\b|"
-                      r"\([^)]*\)\s*=>)|:\s*(?:async\s*)?function\b|\([^;]*\)\s*(?:->[^:{]*|:[^{]*)?[:{]\s*$)")
+                      r"module|namespace)\s+([A-Za-z_$][\w$]*)|^\s*(?:(?:export|default|async|static|get|set|public|"
+                      r"private|protected|override|readonly|const|let|var)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?"
+                      r"(?:function\b|\([^)]*\)\s*=>)|:\s*(?:async\s*)?function\b|\([^;]*\)\s*(?:->[^:{]*|:[^{]*)?[:{]\s*$)")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 _IMPORTISH = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+[^=]+=\s*require\(|#include\b|"
                         r"use\s|package\s|export\s+\*?\s*\{?[^=]*\bfrom\b)")
 _ASSIGNED = re.compile(r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)")
 
 
-def guarantee(document: str, blocks: list[str], text: str, language: str | None) -> str | None:
-    """Why `text` may not be written as `document` with `blocks` merged (see the module's docstring), or None."""
+def guarantee(document: str, blocks: list[str], text: str, language: str | None,
+              touched: set[str] = frozenset()) -> str | None:
+    """Why `text` may not be written as `document` with `blocks` merged (see the module's docstring), or None.
+    `touched`: names of the file's definitions the merge replaced or changed in (a renamed one: the block does
+    not name it)."""
     doc, new = document.replace("\r\n", "\n"), text.replace("\r\n", "\n")
     reads = [lazy_block.read(b, doc) for b in blocks]
     code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()] for r in reads]
@@ -142,7 +148,7 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None)
     if leaked := [x for x in have if x in markers and x not in own]:
         return f"the result would hold the lazy marker `{leaked[0]}`"
     written = {x.strip() for lines in code for x in lines}
-    names = {n for lines in code for x in lines for n in _names(x, language)}
+    names = {n for lines in code for x in lines for n in _names(x, language)} | set(touched)
     assigned = {m.group(1) for lines in code for x in lines if x == x.lstrip() and (m := _ASSIGNED.match(x))}
     symbols = block_merge.outlined(doc, language)[1] if language else []
     a = split_lines(doc)
@@ -152,6 +158,13 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None)
         for k in range(i1, i1 + len(old)):
             if a[k].strip() and not _may_change(k, a, symbols, names, assigned):
                 return f"the result changes line {k + 1} (`{a[k].strip()[:60]}`), outside what the block changes"
+    # a definition the file has, which the block shows again, is replaced, not added beside it (a name every
+    # class has, `__init__`, `constructor`, may be a new class's own)
+    block_names = {n for lines in code for x in lines for n in _names(x, language)} - touched
+    for name in sorted(n for n in block_names if not n.startswith("__") and n != "constructor"):
+        was = sum(name in _names(x, language) for x in a if name in x)
+        if was and sum(name in _names(x, language) for x in split_lines(new) if name in x) > was:
+            return f"the result defines `{name}` once more beside the file's own"
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
@@ -184,11 +197,15 @@ def _first_missing(want: list[str], have: list[str]) -> str | None:
     return None
 
 
+_KEYWORDS = {"if", "for", "while", "switch", "catch", "with", "elif", "else", "return", "function", "try", "except",
+             "match", "case", "await", "async", "new", "typeof", "super", "print", "assert", "not", "and", "or", "in"}
+
+
 def _names(line: str, language: str | None) -> set[str]:
     if language == "markdown":
         m = _HEADING.match(line.strip())
         return {m.group(1)} if m else set()
-    return {g for m in _DEFINED.finditer(line) for g in m.groups() if g}
+    return {g for m in _DEFINED.finditer(line) for g in m.groups() if g and g not in _KEYWORDS}
 
 
 def _may_change(k: int, lines: list[str], symbols: list[Symbol], names: set[str], assigned: set[str]) -> bool:

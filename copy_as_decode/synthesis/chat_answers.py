@@ -420,6 +420,8 @@ def _import(path, language, lines, symbols, unit, semi, rng):
     if at_import is None:
         return None
     start = s.start - 1
+    if lines[start - 1].strip():  # set apart from the line above it too
+        helper = gap + helper
     after = lines[:at] + call + lines[at:]
     after = after[:start] + helper + gap + after[start:]
     after = after[:at_import] + [statement] + after[at_import:]
@@ -427,7 +429,7 @@ def _import(path, language, lines, symbols, unit, semi, rng):
     caller = after[cstart:cstart + s.end - s.start + 1 + len(call)]
     while caller and not caller[-1].strip():
         caller.pop()
-    two = "".join(helper) + "".join(gap) + "".join(caller)
+    two = "".join(helper).lstrip("\n") + "".join(gap) + "".join(caller)
     style = rng.choice(("plain", "path", "above"))
     answer = (f"I'd keep accepting a missing `{param}` in `{s.name}`, but warn about it. Two small changes.\n\n"
               f"First, add the import at the top of the file:\n\n{_fence(rng, language, statement, path, style)}\n"
