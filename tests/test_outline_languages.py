@@ -534,3 +534,32 @@ int after(void)
 """
     assert syntax_check.errors(source, "c")
     assert [(s.qualname, s.start, s.end) for s in outline(source, "c")[1]] == [("twice", 3, 7), ("after", 15, 18)]
+
+
+def test_cpp_names_lose_template_arguments_and_the_macros_before_them():
+    """CUDA's headers write `__HOST__ inline half\\nmake_half(...)`: tree-sitter reads the macro and the type into
+    one name over two lines; the name is its last word, on the line that holds it."""
+    source = """\
+#define HOST __host__
+
+template <typename T>
+struct is_small<T, typename std::enable_if<(sizeof(T) < 4)>::type> {
+    static const bool value = true;
+};
+
+HOST inline half
+make_half(float f)
+{
+    return half(f);
+}
+
+template <typename T>
+T Box<T>::get() const
+{
+    return value;
+}
+
+bool Box<int>::operator==(const Box &o) const { return value == o.value; }
+"""
+    assert [(s.qualname, s.start, s.header, s.end) for s in outline(source, "cpp")[1]] == [
+        ("is_small", 3, 4, 6), ("make_half", 8, 9, 12), ("Box.get", 14, 15, 18), ("Box.operator==", 20, 20, 20)]

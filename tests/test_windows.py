@@ -309,8 +309,21 @@ def test_a_cursor_in_a_function_too_large_for_a_window_is_the_block_inside_it_ar
     assert len(lines) == 394 and process.end - process.start + 1 > windows.MAX_SHARE * len(lines)
     line = lines.index("            item.run()\n") + 1
     plan = windows.find(doc, "Also count skipped items.", at=line)
-    assert [(w.start, w.end, w.names) for w in plan.windows] == [(line - 2, line + 5, ("a block of process",))]
-    assert lines[line - 3] == "    for item in items:\n" and "in process, whose" in plan.reason
+    # the `if` statement, `else` and all: the innermost block of at least blocks.MIN_LINES lines
+    assert [(w.start, w.end, w.names) for w in plan.windows] == [(line - 1, line + 5, ("a block of process",))]
+    assert lines[line - 2] == "        if item.ready:\n" and "in process, whose" in plan.reason
+    assert [(w.start, w.end) for w in windows.find(doc, "Count it.", at=line + 5).windows] == [(line - 1, line + 5)]
     # a cursor on a run of statements between blank lines: that run
     line = lines.index("    step30 = load(30)\n") + 1
     assert [(w.start, w.end) for w in windows.find(doc, "Load it twice.", at=line).windows] == [(line, line + 2)]
+
+
+def test_the_block_around_a_line_takes_its_whole_statement_else_and_closer():
+    from copy_as_decode.core import blocks
+    c = split_lines("int f(int x)\n{\n    int y = 0;\n    if (x > 0) {\n        y = x;\n        log(y);\n    } else {\n"
+                    "        y = -x;\n        warn(y);\n    }\n    return y;\n}\n")
+    assert blocks.around(c, 8) == (4, 10)  # from the `if` to the brace that closes its `else`
+    assert blocks.around(c, 8, max_lines=5) == (6, 10)  # no block fits: the lines around it
+    sh = split_lines('for f in "$@"; do\n  if [ -f "$f" ]; then\n    cp "$f" "$dest/"\n  else\n    log "skipped $f"\n'
+                     "  fi\ndone\n")
+    assert blocks.around(sh, 5) == (1, 7)  # the `if` has 5 lines, fewer than blocks.MIN_LINES: the loop

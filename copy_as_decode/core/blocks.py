@@ -10,6 +10,8 @@ MIN_LINES = 6    # a smaller block is taken with the one around it: a window nee
 MAX_LINES = 60   # a larger one is cut to this many lines around the line
 
 _CLOSER = re.compile(r"\s*([})\]]|(end|fi|done|esac|until|endif|endfor|endwhile|endforeach|endswitch)\b|#\s*endif\b)")
+# a line at the header's indentation that goes on with the same statement: `} else {`, `else:`, `except E:`
+_GOES_ON = re.compile(r"\s*(\}.*\{\s*$|(else|elif|elsif|elseif|except|finally|catch|rescue|ensure)\b)")
 _STRING = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`[^`]*`")
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
 
@@ -46,6 +48,7 @@ def _indented(lines: list[str], line: int, lo: int, hi: int) -> list[tuple[int, 
         return []
     out, header = [], anchor
     while header is not None:
+        header = _statement_start(lines, header, lo)
         end = _body_end(lines, header, hi)
         if end > header or header != anchor:
             out.append((header, end))
@@ -54,14 +57,31 @@ def _indented(lines: list[str], line: int, lo: int, hi: int) -> list[tuple[int, 
     return [b for b in out if b[0] <= line <= b[1]]
 
 
+def _statement_start(lines: list[str], header: int, lo: int) -> int:
+    """`header` moved up from an `else` (`} else {`, `except E:`) to the line that begins its statement."""
+    while _GOES_ON.match(lines[header - 1]):
+        above = next((k for k in range(header - 1, lo - 1, -1) if not _blank(lines, k)
+                      and _indent(lines[k - 1]) <= _indent(lines[header - 1])), None)
+        if above is None or _indent(lines[above - 1]) < _indent(lines[header - 1]):
+            break
+        header = above
+    return header
+
+
 def _body_end(lines: list[str], header: int, hi: int) -> int:
-    """The last line of `header`'s block: the last line indented under it, and the closer after it."""
+    """The last line of `header`'s block: the last line indented under it, and the closer after it; an `else`
+    (`} else {`, `except E:`) goes on with the statement."""
     depth, end = _indent(lines[header - 1]), header
     for k in range(header + 1, hi + 1):
         if _blank(lines, k):
             continue
-        if _indent(lines[k - 1]) <= depth:
-            return k if _indent(lines[k - 1]) == depth and _CLOSER.match(lines[k - 1]) and end > header else end
+        if _indent(lines[k - 1]) < depth:
+            return end
+        if _indent(lines[k - 1]) == depth:
+            if end == header or not (_GOES_ON.match(lines[k - 1]) or _CLOSER.match(lines[k - 1])):
+                return end
+            if not _GOES_ON.match(lines[k - 1]):
+                return k
         end = k
     return end
 

@@ -163,6 +163,8 @@ _WRAPPERS = {"export_statement", "template_declaration", "ambient_declaration"}
 _ATTACHED = {"attribute_item", "decorator"}
 _QUERY_OF = {"tsx": "typescript"}  # a language that reads another's query file
 _SCOPES = re.compile(r"::|\.|:")  # `Circle::area`, `M.add`, `M:method`: the name after the last
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+_OPERATOR = re.compile(r"\boperator\b")
 
 
 @cache
@@ -192,10 +194,11 @@ def tagged(document: str, language: str) -> list[Symbol]:
             continue
         while node.parent is not None and node.parent.type in _WRAPPERS:
             node = node.parent
-        name = captures["name"][0].text.decode()
+        written = captures["name"][0].text.decode()
         scope = [n.text.decode() for n in captures.get("scope", [])[:1]]
-        *outer, name = [part for part in _SCOPES.split(name) if part] or [name]
-        found.setdefault(node.id, (node, _KINDS[kind], name, scope + outer, captures["name"][0].start_point[0] + 1))
+        *outer, name = [part for part in _SCOPES.split(_written(written)) if part] or [written]
+        header = captures["name"][0].start_point[0] + written[:max(0, written.rfind(name))].count("\n") + 1
+        found.setdefault(node.id, (node, _KINDS[kind], name, scope + outer, header))
     out, open_ = [], []
     for node, kind, name, outer, header in sorted(found.values(), key=lambda f: (f[0].start_byte, -f[0].end_byte)):
         while open_ and open_[-1][1].end_byte < node.end_byte:
@@ -208,6 +211,20 @@ def tagged(document: str, language: str) -> list[Symbol]:
         out.append(sym)
         open_.append((sym, node))
     return sorted(out, key=lambda s: (s.start, -s.end))
+
+
+def _written(name: str) -> str:
+    """A captured name as the outline keeps it: without template arguments (`Foo<T>::bar` is `Foo::bar`), and
+    from its last word where a macro tree-sitter does not know ran into it (CUDA's `__HOST__ T\nf(...)` reads
+    as one name over two lines); an operator's name as written (`operator float`, `operator()`)."""
+    operator = _OPERATOR.search(name)
+    head, tail = (name[:operator.start()], " ".join(name[operator.start():].split())) if operator else (name, "")
+    while (plain := _TEMPLATE_ARGS.sub("", head)) != head:
+        head = plain
+    words = head.split()
+    if not tail:
+        return words[-1] if words else name
+    return (words[-1] if words and not head[-1].isspace() else "") + tail  # `__INLINE__ T::operator int`
 
 
 def _error_spans(root) -> list[tuple[int, int]]:
