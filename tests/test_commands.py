@@ -295,3 +295,64 @@ def test_shown_command_runs(key, smoke, inputs):
     if key in ("apply", "./run apply"):
         assert Path(inputs["old"]).read_text() == STATS  # a diff, the file left as it was
 
+
+
+# The runtime install (`./run edit`: requirements.txt and llama.cpp's bindings, no torch, no transformers) runs the
+# commands it makes available: each in a virtualenv of exactly that, built once per set of pins and kept in the
+# cache (~30 s to build from pip's local wheels, then free). A real venv, not the test venv with torch hidden: a
+# command that needs anything else the test stack brings (tokenizers, accelerate, gguf) fails here as it would on
+# a fresh machine.
+RUNTIME = {
+    "program": SUBCOMMANDS["program"],
+    "resolve": SUBCOMMANDS["resolve"],
+    "models list": SUBCOMMANDS["models list"],
+    "apply": Smoke(MODEL, ["apply", "{old}", "{block}", "--no-model"], SUBCOMMANDS["apply"].out),
+    "bench ceiling": SUBCOMMANDS["bench ceiling"],
+    "bench roundtrip": SUBCOMMANDS["bench roundtrip"],
+    # the engine on the built-in GGUF, cut short: a finished or a cut-off edit both ran it (exit 0 or 3)
+    "edit": Smoke(MODEL, ["edit", str(BUGGY), "-i", "Fix the bug: the mean divides by the wrong count.", "--model",
+                          SMALL, "--max-new-tokens", "8", "--threads", "1"], r"stopped at|did not finish"),
+}
+
+
+@pytest.fixture(scope="session")
+def runtime_python() -> Path:
+    """The runtime install's python (a venv of requirements.txt and the llama.cpp wheel scripts/build-llama-cpp.sh
+    cached), built once per pins in $COPY_AS_DECODE_HOME/runtime-venv."""
+    import hashlib
+    home = Path(os.environ.get("COPY_AS_DECODE_HOME") or Path.home() / ".cache" / "copy-as-decode")
+    wheels = sorted((home / "wheels").glob("*/llama_cpp_python-*.whl"))
+    if not wheels:
+        pytest.skip("llama.cpp's bindings were never built here (scripts/build-llama-cpp.sh)")
+    pins = (ROOT / "requirements.txt").read_bytes() + str(wheels[-1]).encode() + sys.version.encode()
+    venv = home / "runtime-venv" / hashlib.sha256(pins).hexdigest()[:16]
+    python = venv / "bin" / "python"
+    if not python.exists():
+        part = venv.with_name(venv.name + f".part{os.getpid()}")
+        subprocess.run([sys.executable, "-m", "venv", str(part)], check=True, timeout=300)
+        subprocess.run([str(part / "bin" / "pip"), "install", "-q", "-r", str(ROOT / "requirements.txt"), str(wheels[-1])],
+                       check=True, timeout=900, capture_output=True)
+        part.rename(venv)  # whole or not at all; the venv's scripts name their path, which does not change here
+    probe = subprocess.run([str(python), "-c", "import importlib.util as u; print(u.find_spec('torch'), "
+                            "u.find_spec('transformers'))"], capture_output=True, text=True)
+    assert probe.stdout.split() == ["None", "None"], probe.stdout + probe.stderr
+    return python
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("key", list(RUNTIME))
+def test_runtime_command_runs_in_the_runtime_install(key, inputs, runtime_python):
+    if key in ("edit", "bench ceiling", "bench roundtrip"):
+        from copy_as_decode.engine.backends import models
+        if not models.is_installed(SMALL if key == "edit" else models.TOKENIZER_SOURCE):
+            pytest.skip("the model is not installed (scripts/setup.sh --test)")
+    smoke = RUNTIME[key]
+    argv = [a.format(**inputs) for a in smoke.argv]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT),
+           "PATH": f"{runtime_python.parent}:{os.environ['PATH']}"}
+    done = subprocess.run([str(runtime_python), "-m", "copy_as_decode.cli", *argv], cwd=inputs["tmp"],
+                          capture_output=True, timeout=TIMEOUT[MODEL], env=env)
+    out = done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in out, out[-3000:]
+    assert done.returncode in ((0, 3) if key == "edit" else (0,)), f"{key}: exit code {done.returncode}\n{out[-3000:]}"
+    assert re.search(smoke.out, out, re.M), f"{key}: no {smoke.out!r} in its output\n{out[-3000:]}"

@@ -1,5 +1,19 @@
-"""Qwen token counts and token pieces, the units every benchmark measures in."""
+"""Qwen token counts and token pieces, the units every benchmark measures in.
+
+Any tokenizer the engine loads serves: Hugging Face's (with torch's stack) or the GGUF's own vocabulary
+(engine/backends/llama_vocab.py, the runtime install's, which has no offsets): pieces are read from the tokens'
+byte-level spellings, which both give alike.
+"""
+import bisect
 from functools import lru_cache
+
+
+@lru_cache(maxsize=1)
+def _byte_of() -> dict[str, int]:
+    """Byte-level BPE's spelling of each byte (GPT-2's table, which Qwen's vocabulary uses): char -> byte."""
+    shown = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    hidden = [b for b in range(256) if b not in shown]
+    return {**{chr(b): b for b in shown}, **{chr(256 + k): b for k, b in enumerate(hidden)}}
 
 
 class Tokens:
@@ -15,10 +29,19 @@ class Tokens:
 
         A character split across byte-level tokens belongs to the first of them.
         """
-        ends = [e for _, e in self.tok(text, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]]
-        out, prev = [], 0
-        for end in ends + [len(text)]:
-            if end > prev:
-                out.append(text[prev:end])
-                prev = end
+        byte_of = _byte_of()
+        starts, at = [], 0  # each character's first byte
+        for ch in text:
+            starts.append(at)
+            at += len(ch.encode())
+        out, prev, end = [], 0, 0
+        for spelled in self.tok.convert_ids_to_tokens(self.tok.encode(text, add_special_tokens=False)):
+            end += sum(1 for c in spelled if c in byte_of) if all(c in byte_of for c in spelled) else \
+                len(spelled.encode())  # a special token's text is spelled as itself
+            cut = bisect.bisect_left(starts, end)  # characters begun before this token's end
+            if cut > prev:
+                out.append(text[prev:cut])
+                prev = cut
+        if prev < len(text):
+            out.append(text[prev:])
         return out
