@@ -22,6 +22,8 @@ OUT (JSON) holds
            start), and with --pick placed, decisive and locate_seconds (_placed); the `prepared` row's
            prepare_seconds (reading ahead, before its `seconds` start) and read_ahead (the share of the edit's
            prompt tokens read ahead: 0 where nothing was, a long file without a cursor).
+           silent_wrong (null when nothing was written; else the reasons a checkable fact shows it wrong, [] for
+           none: bench/silent_wrong.py, docs/benchmarks.md "Silent wrong").
            `exact` is null without a gold, `passed` without tests or a check; `complete` is
            false when the decode stopped for another reason than eos or fence (the budget, the context), and
            the document is then left unchanged. Every edit starts as a first edit of its file: the engine's
@@ -68,6 +70,7 @@ PEER = "llama-server"
 NGRAM = "llama-ngram"
 ROWS = SELECTORS + (PEER, NGRAM)
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
+CODE = {"humanevalfix-python": "python", "humanevalfix-js": "javascript"}  # corpora whose cases name no language
 # The documented row of OUT["cases"], from the fuller per-corpus row.
 PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "bucket", "lines": "lines",
           "seconds": "seconds", "prefill_seconds": "prefill_s", "sampled": "sampled", "copied": "spliced",
@@ -79,7 +82,7 @@ PUBLIC = {"corpus": "corpus", "id": "id", "selector": "selector", "bucket": "buc
           "refine_followed": "refine_follows", "refine_fresh_seconds": "refine_fresh_s",
           "refine_fresh_prefilled_tokens": "refine_fresh_prefilled", "placed": "placed", "decisive": "decisive",
           "locate_seconds": "locate_s", "first_token_seconds": "first_token_s", "first_line_seconds": "first_line_s",
-          "prepare_seconds": "prepare_s", "read_ahead": "read_ahead"}
+          "prepare_seconds": "prepare_s", "read_ahead": "read_ahead", "silent_wrong": "silent_wrong"}
 CASE_SETS = ("all", "development", "heldout")
 SECOND_INSTRUCTION = "Add a short comment at the top of the file that says what it is for."
 REFINE_INSTRUCTION = "Add a short comment above the line you changed that says why it changed."
@@ -285,6 +288,8 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     row.update(task=case.extra.get("task"), corpus=case.corpus, id=case.id, selector=selector, bucket=case.extra.get("bucket"),
                lines=len(split_lines(document)), seconds=seconds, text=text,
                exact=None if gold is None else text == gold, passed=passes(case, text))
+    from copy_as_decode.bench.silent_wrong import reasons
+    row["silent_wrong"] = reasons(document, text, gold, case.extra.get("language") or CODE.get(case.corpus), row)
     return row
 
 
@@ -357,6 +362,7 @@ def summarize(rows: list[dict]) -> dict:
              "exact": sum(bool(r["exact"]) for r in rs), "passed": sum(bool(r["passed"]) for r in rs),
              "tested": sum(r["passed"] is not None for r in rs), "complete": sum(r["complete"] for r in rs),
              "refused": sum(map(refused, rs)), "lines_lost": sum(r["lines_lost"] or 0 for r in rs),
+             "silent_wrong": sum(bool(r.get("silent_wrong")) for r in rs),
              "unasked": sum(r.get("unasked") or 0 for r in rs),
              "read_ahead": statistics.median(r.get("read_ahead") or 0.0 for r in rs) if sel == PREPARED else None,
              "windowed": sum(edits_windows(r.get("ran")) for r in rs),
@@ -558,7 +564,8 @@ def print_tables(report: dict) -> None:
           f"peak RSS {report['peak_rss_mb'] / 1024:.1f} GB (this process; the peer's server not counted)")
     print(f"{'corpus':<24} {'selector':<14} {'cases':>5} {'total s':>8} {'median s':>9} {'speedup':>8} "
           f"{'after prefill':>13} {'sampled':>8} {'copied':>7} {'drafts kept':>11} {'finished':>8} {'refused':>7} "
-          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'windowed':>8} {'2nd edit prefill':>16} "
+          f"{'same as full':>12} {'exact':>6} {'tests':>6} {'lines lost':>10} {'silent wrong':>12} {'windowed':>8} "
+          f"{'2nd edit prefill':>16} "
           f"{'x full gm':>9} {'x peer gm':>9} {'x ngram gm':>10}")
     for label, summary in groups(report):
         for sel, s in summary.items():
@@ -567,7 +574,7 @@ def print_tables(report: dict) -> None:
                   f"{num(s.get('speedup'), '.2f', 'x'):>8} {num(s.get('speedup_after_prefill'), '.2f', 'x'):>13} "
                   f"{s['sampled']:>8} {s['spliced']:>7} {num(kept, '.0%'):>11} {s['complete']:>8} {s['refused']:>7} "
                   f"{s.get('identical_to_full', '-'):>12} {s['exact']:>6} {s['passed'] if s['tested'] else '-':>6} "
-                  f"{s['lines_lost']:>10} {s['windowed']:>8} "
+                  f"{s['lines_lost']:>10} {s.get('silent_wrong', '-'):>12} {s['windowed']:>8} "
                   f"{num(s.get('second_edit_share'), '.1%'):>16} {num(s.get('geomean_vs_full'), '.1f', 'x'):>9} "
                   f"{num(s.get('geomean_vs_peer'), '.1f', 'x'):>9} {num(s.get('geomean_vs_ngram'), '.2f', 'x'):>10}")
     for label, summary in groups(report):
