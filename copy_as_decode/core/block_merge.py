@@ -290,6 +290,8 @@ class _Merger:
         else:
             at, indent, where = len(self.lines), "", "at the end of the file"
         gap = _spacing(self.lines, siblings) or gap or (2 if self.language == "python" and not indent else 1)
+        if self.language == "python" and not indent:  # PEP 8: two blank lines around a top-level definition
+            gap = max(gap, 2)
         body = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), indent)
         if self.language == "markdown":  # a section ends with its blank lines: the new one after them
             new = (["\n"] if at and self.lines[at - 1].strip() else []) + body + (["\n"] if at < len(self.lines) else [])

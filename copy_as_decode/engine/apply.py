@@ -121,10 +121,12 @@ def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple
 
 
 # the names a block's lines define: after a keyword, or before the parameters of a line that opens a body
-_DEFINED = re.compile(r"\b(?:def|class|function\*?|fn|func(?:\s*\([^)]*\))?|struct|enum|trait|impl|interface|type|"
-                      r"module|namespace)\s+([A-Za-z_$][\w$]*)|^\s*(?:(?:export|default|async|static|get|set|public|"
-                      r"private|protected|override|readonly|const|let|var)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?"
-                      r"(?:function\b|\([^)]*\)\s*=>)|:\s*(?:async\s*)?function\b|\([^;]*\)\s*(?:->[^:{]*|:[^{]*)?[:{]\s*$)")
+_MODIFIERS = r"(?:(?:export|default|async|static|get|set|public|private|protected|override|readonly|abstract|final|pub|" \
+             r"unsafe|const|let|var)\s+)*"
+_DEFINED = re.compile(rf"^\s*{_MODIFIERS}(?:def|class|function\*?|fn|func(?:\s*\([^)]*\))?|struct|enum|trait|impl|"
+                      rf"interface|type|module|namespace)\s+([A-Za-z_$][\w$]*)|^\s*{_MODIFIERS}([A-Za-z_$][\w$]*)\s*"
+                      r"(?:=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>)|:\s*(?:async\s*)?function\b|"
+                      r"\([^;]*\)\s*(?:->[^:{]*|:[^{]*)?[:{]\s*$)")
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 _IMPORTISH = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+[^=]+=\s*require\(|#include\b|"
                         r"use\s|package\s|export\s+\*?\s*\{?[^=]*\bfrom\b)")
