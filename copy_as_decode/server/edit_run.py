@@ -113,8 +113,9 @@ class EditRunner:
         if _not_unicode(req.instruction if req.block is None else req.block) is not None:
             return self._fail(req, Status.ERROR, f"the {what} holds text that is not valid Unicode; nothing was changed")
         params = {**req.worker_params(doc, index), "max_new_tokens": settings.budget}
+        # an apply's block may be a chat's whole answer: its blocks for other files are told apart by path
         params.update({"instruction": req.instruction, "selector": settings.selector} if req.block is None
-                      else {"block": req.block})
+                      else {"block": req.block, "path": _file_path(req.uri)})
         language = params.get("language")
 
         await progress.begin("waiting for the model" if self.worker.running else "starting the model worker")
@@ -139,7 +140,8 @@ class EditRunner:
             # an apply replaces what its block replaces (core/block_merge.py): its answer is checked against the
             # parser's own merge, so only lines lost beyond that count; a stale answer is refused as stale below
             if self._current(req.uri, version):
-                base = text if req.block is None else await asyncio.to_thread(_merged, text, req.block, language)
+                base = text if req.block is None else await asyncio.to_thread(_merged, text, req.block, language,
+                                                                               params.get("path"))
                 if base is not None:
                     _refuse_unasked_deletions(base, result, req.instruction)
         except TimeoutError:
@@ -219,14 +221,21 @@ class EditRunner:
         return Outcome(status, req.uri, req.version, stats=stats, message=message)
 
 
-def _merged(text: str, block: str, language: str | None) -> str | None:
+def _file_path(uri: str) -> str | None:
+    """The file system path of a file: URI (None for another scheme: an unsaved buffer has no path)."""
+    from urllib.parse import unquote, urlparse
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else None
+
+
+def _merged(text: str, block: str, language: str | None, path: str | None = None) -> str | None:
     """The document with the block placed by the parser alone (its pending parts not), or None when the
     parser refuses it (the worker's own answer says why)."""
     from copy_as_decode.core.block_merge import MergeError
     from copy_as_decode.core.contract import IncompleteEdit
     from copy_as_decode.engine.apply import apply
     try:
-        return apply(text, block, None, language=language).text
+        return apply(text, block, None, language=language, path=path).text
     except (MergeError, IncompleteEdit):
         return None
 
