@@ -10,6 +10,7 @@ the instruction asks for a deletion. In code the same holds for each statement, 
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .document import split_lines
 from .statements import dropped
@@ -32,11 +33,15 @@ def _solid(lines: list[str]) -> int:
     return sum(bool(line.strip()) for line in lines)
 
 
+@lru_cache(maxsize=4)  # an edit's checks diff the same two texts several times (engine/front.py)
+def opcodes(old: str, new: str) -> tuple:
+    """difflib's opcodes of the two texts' lines (without their endings)."""
+    return tuple(difflib.SequenceMatcher(None, _bare(old), _bare(new), autojunk=False).get_opcodes())
+
+
 def hunks(old: str, new: str) -> list[tuple[int, int, int, int]]:
     """(i1, i2, j1, j2) of every changed block, old lines [i1, i2) replaced by new lines [j1, j2)."""
-    a, b = _bare(old), _bare(new)
-    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in opcodes(old, new) if tag != "equal"]
 
 
 def deleted_lines(old: str, new: str) -> int:
@@ -128,7 +133,8 @@ def unasked(old: str, new: str, instruction: str, language: str | None = None) -
     runs = drops(old, new)
     if _OPEN_FIX.match(instruction):
         return runs
-    gone = [Drop(s.first, s.last, s.last - s.first + 1, "statement", s.kind) for s in dropped(old, new, language)
+    gone = [Drop(s.first, s.last, s.last - s.first + 1, "statement", s.kind)
+            for s in dropped(old, new, language, opcodes(old, new))
             if not any(d.first <= s.last and s.first <= d.last for d in runs)]
     return sorted(runs + gone, key=lambda d: d.first)
 

@@ -23,6 +23,7 @@ from .parsers import GRAMMARS, parse
 # `function_definition`, Rust's `let_declaration` and `function_item`
 _TS_STATEMENT = re.compile(r"(statement|declaration|definition|_item)$")
 _TOKEN = re.compile(r"\w+|\S")
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 ALIKE = 0.8  # a statement this alike to one written in its place (difflib's ratio) is changed, not dropped
 
 
@@ -57,27 +58,29 @@ def _python(text: str) -> list[Statement] | None:
     lines = [line.encode() for line in split_lines(text)]  # ast's columns count UTF-8 bytes
     out: list[Statement] = []
 
-    def visit(node, depth):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.stmt):
-                first, last = child.lineno, child.end_lineno
+    def visit(body: list, depth: int):  # statements hold statements only in these fields, never in expressions
+        for node in body:
+            if isinstance(node, ast.stmt):
+                first, last = node.lineno, node.end_lineno
                 if first == last:
-                    raw = lines[first - 1][child.col_offset:child.end_col_offset]
+                    raw = lines[first - 1][node.col_offset:node.end_col_offset]
                 else:
-                    raw = (lines[first - 1][child.col_offset:] + b"".join(lines[first:last - 1])
-                           + lines[last - 1][:child.end_col_offset])
-                out.append(Statement(type(child).__name__, first, last, _norm(raw.decode(errors="replace")), depth))
-                visit(child, depth + 1)
-            else:
-                visit(child, depth)
+                    raw = (lines[first - 1][node.col_offset:] + b"".join(lines[first:last - 1])
+                           + lines[last - 1][:node.end_col_offset])
+                out.append(Statement(type(node).__name__, first, last, _norm(raw.decode(errors="replace")), depth))
+                depth_inside = depth + 1
+            else:  # an `except` handler or a `case`: its body is its statement's
+                depth_inside = depth
+            for name in _BODIES:
+                visit(getattr(node, name, None) or [], depth_inside)
 
-    visit(tree, 0)
+    visit(tree.body, 0)
     return out
 
 
 def _tree_sitter(text: str, language: str) -> list[Statement]:
     data, out = text.encode(), []
-    stack = [(child, 0) for child in reversed(parse(text, language).root_node.children)]
+    stack = [(child, 0) for child in reversed(parse(text, language).root_node.named_children)]
     while stack:
         node, depth = stack.pop()
         inner = depth
@@ -85,17 +88,20 @@ def _tree_sitter(text: str, language: str) -> list[Statement]:
             out.append(Statement(node.type, node.start_point[0] + 1, node.end_point[0] + 1,
                                  _norm(data[node.start_byte:node.end_byte].decode(errors="replace")), depth))
             inner = depth + 1
-        stack += [(child, inner) for child in reversed(node.children)]
+        stack += [(child, inner) for child in reversed(node.named_children)]
     return out
 
 
-def dropped(old: str, new: str, language: str | None) -> list[Statement]:
-    """The outermost statements of `old` that `new` drops ([] where either text has no statements to read)."""
-    before, after = statements(old, language), statements(new, language)
+def dropped(old: str, new: str, language: str | None, ops=None) -> list[Statement]:
+    """The outermost statements of `old` that `new` drops ([] where either text has no statements to read);
+    `ops`: difflib's opcodes of their lines, where the caller has them."""
+    before = statements(old, language)
+    after = statements(new, language) if before else None
     if not before or after is None:
         return []
-    a, b = [line.rstrip("\r\n") for line in split_lines(old)], [line.rstrip("\r\n") for line in split_lines(new)]
-    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    if ops is None:
+        a, b = [line.rstrip("\r\n") for line in split_lines(old)], [line.rstrip("\r\n") for line in split_lines(new)]
+        ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     # a statement gone is one whose text the result holds fewer times than the original did, on a changed line
     # or around an insertion; one written is on a line the result changed, or its text is one the result holds
     # more times than the original did, around a change
