@@ -140,3 +140,43 @@ def test_the_place_is_said_before_decoding_and_an_undecided_one_lists_its_candid
     assert re.search(r"  2\. lines \d+-\d+ \(\w+", err), err
     assert err.rstrip().endswith("nothing was changed; pass --at LINE or --lines A-B") and "editing" not in err
     assert f.read_bytes() == before and done.stdout == b""
+
+
+SHORT = "def mean(values):\n    total = sum(values)\n    if not values:\n        return 0\n    return total / len(values)\n"
+
+
+@pytest.fixture
+def answering(monkeypatch, qwen_tokenizer):
+    """`edit` run in this process on a scripted model that answers each rewrite with `answer(document)`."""
+    from scripted_front import ScriptedFront
+
+    from copy_as_decode import cli
+
+    def edit(path, answer, *flags):
+        front = ScriptedFront(qwen_tokenizer, answer)
+        front.model_name, front.dtype = "scripted", "none"
+        monkeypatch.setattr(cli, "make_engine", lambda args: front)
+        return cli.main(["edit", str(path), "-i", "Return 0.0 for no values.", "--selector", "verified", *flags])
+    return edit
+
+
+def test_an_edit_that_changes_nothing_says_so_writes_nothing_and_exits_4(tmp_path, answering, capsys):
+    f = tmp_path / "mean.py"
+    f.write_text(SHORT)
+    assert answering(f, lambda document: document, "--write") == 4
+    out = capsys.readouterr()
+    assert "no change: the model answered the file as it was; nothing was written" in out.err and out.out == ""
+    assert f.read_text() == SHORT
+
+
+@pytest.mark.parametrize("answer, why", [
+    (SHORT.replace("    if not values:\n        return 0\n", ""), "a statement, `If`, neither kept nor changed"),
+    (SHORT.replace("    total = sum(values)\n", "    total = sum(values)\nreturn 1\n"), "no longer parses as python"),
+])
+def test_a_refused_result_is_shown_not_written_and_exits_3(tmp_path, answering, capsys, answer, why):
+    f = tmp_path / "mean.py"
+    f.write_text(SHORT)
+    assert answering(f, answer, "--write") == 3
+    err = capsys.readouterr().err
+    assert why in err and "not written:" in err and f.read_text() == SHORT
+    assert ("-    if not values:" in err) == ("If" in why) and ("+return 1" in err) == ("parses" in why)
