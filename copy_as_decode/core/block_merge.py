@@ -259,6 +259,10 @@ class _Merger:
         nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
         siblings = [f for f in self.symbols if f.parent == container]
         hinted = self._hinted(s, container)
+        if hinted is None and any(rel != "named" for rel, _ in self.hints) and prev is None and nxt is None:
+            where = ", ".join(f"{rel} `{name}`" for rel, name in self.hints if rel != "named")
+            self._defer(a, b, container, f"the answer puts `{s.name}` {where}, which the file does not define once")
+            return
         if hinted is not None:
             rel, f = hinted
             siblings = [g for g in self.symbols if g.parent == f.parent]
@@ -515,6 +519,7 @@ def _joined(lines: list[str]) -> list[str]:
     return [line if line.endswith("\n") or k == len(lines) - 1 else line + "\n" for k, line in enumerate(lines)]
 
 
+IMPORT_GAP = 3  # the most lines of other code between two imports of one import block
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
 LIKE_RUN = 0.5  # the least difflib ratio of a run's edited end line to the file line it replaces
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
@@ -624,6 +629,15 @@ def _import_place(lines: list[str], statements: list[tuple[int, int, str]], firs
     """Where a new import statement goes (0-based line): see _Merger._place_import."""
     if not statements:
         return _head(lines, language)
+    # the import block: the file's first imports, up to the first code after them beyond a few lines (a
+    # `const cache = new LRU()` between two requires is still in it; a function is not)
+    block = statements[:1]
+    for st in statements[1:]:
+        if sum(bool(x.strip()) and not x.lstrip().startswith(("#", "//", "/*", "*")) for x in lines[block[-1][1]:st[0]]) \
+                > IMPORT_GAP:
+            break
+        block.append(st)
+    statements = block
     same = [(s, e, k) for s, e, k in statements if _kind(lines[s]) == _kind(first)] or statements
     keys = [k.lower() for _, _, k in same]
     if keys == sorted(keys):
@@ -643,6 +657,14 @@ def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str
     out, k = [], 0
     while k < len(lines):
         key = _import_key(lines[k], language)
+        if key is None and language == "javascript" and re.match(r"(?:const|let|var|import)\s*\{[^}]*$", lines[k]):
+            e = k + 1  # a destructuring import over several lines: its module is on its last line
+            while e < len(lines) and e - k < 64 and lines[e][:1].isspace():
+                e += 1
+            if e < len(lines) and (m := re.match(r"""\}\s*(?:=\s*require\(|from\s)\s*['"]([^'"]+)['"]""", lines[e])):
+                out.append((k, e + 1, m.group(1)))
+                k = e + 1
+                continue
         if key is None:
             k += 1
             continue

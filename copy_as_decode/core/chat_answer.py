@@ -33,16 +33,16 @@ _TAGS = {"py": "python", "python3": "python", "py3": "python", "js": "javascript
 _SHELL = {"sh", "bash", "shell", "console", "zsh", "fish", "powershell", "ps1", "bat", "cmd", "text", "txt",
           "output", "log", "pycon", "pytb", "terminal", "plaintext", "diff", "patch"}
 # a file name: a known suffix (a dotted name such as `Version.minor` is not one)
-_PATH = (r"[\w.\-/\\]*\.(?:py|pyi|js|cjs|mjs|jsx|ts|tsx|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|json|"
+_PATH = (r"[\w.\-/\\@]*\.(?:py|pyi|js|cjs|mjs|jsx|ts|tsx|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift|md|json|"
          r"ya?ml|toml|ini|cfg|sh|txt|html|css|scss|sql|lua|vue|svelte)")
-_PATH_LINE = re.compile(rf"^\W*(?:(?:path|file(?:name)?)\s*[:=]\s*)?[`*_]*(?P<path>{_PATH})[`*_]*\s*:?\s*$", re.I)
+_PATH_LINE = re.compile(rf"^[^\w@.]*(?:(?:path|file(?:name)?)\s*[:=]\s*)?[`*_]*(?P<path>{_PATH})[`*_]*\s*:?\s*$", re.I)
 _PATH_IN = re.compile(rf"`(?P<path>{_PATH})`")
 _COMMENT_PATH = re.compile(rf"^\s*(?:#|//|/\*|<!--|--)\s*(?:(?:file|path)\s*:\s*)?(?P<path>{_PATH})\s*(?:\*/|-->)?\s*$", re.I)
 _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|after|below|following|"
                    r"right before|just before|directly before|immediately before|before|above)\b"
                    r"(?:\s+(?:the|your|its|existing))?\s+(?:(?:method|function|class|definition)\s+)?"
-                   r"`(?P<name>[\w.]+?)(?:\(\))?`", re.I)
-_NAMED = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)(?:\(\))?`")
+                   r"`(?P<name>[#\w.$]+?)(?:\(\))?`", re.I)
+_NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
 
 
@@ -184,7 +184,7 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
         b.kind, b.why = OTHER, f"for {b.path}"
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
-    elif language in _DEFINES and _uses_only(b.text, own, top, language):
+    elif language in _DEFINES and _uses_only(b.text, own, top, language, path and PurePosixPath(path).stem):
         b.kind, b.why = USAGE, "a usage example: it defines nothing the file has or needs"
     return b
 
@@ -204,7 +204,7 @@ _DEFINES = {"python": re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^([A-Za
 _IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+.*\brequire\(|#include\b|use\s)")
 
 
-def _uses_only(text: str, own: set[str], top: set[str], language: str | None) -> bool:
+def _uses_only(text: str, own: set[str], top: set[str], language: str | None, stem: str | None) -> bool:
     """A block that defines nothing new or changed for the file and holds none of its lines: a usage example
     (calls and prints, maybe importing what the change defines), or a test of the change."""
     from .lazy_block import read
@@ -225,6 +225,9 @@ def _uses_only(text: str, own: set[str], top: set[str], language: str | None) ->
     if names and len(tests) == len(names) and not any("def test" in x or "class Test" in x for x in own):
         return True  # a test of the change, written for a test file the answer does not name
     code = [line.strip() for line in lines if not line.lstrip().startswith(("#", "//"))]
+    if stem and any(_IMPORT.match(x) and re.search(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b", x)
+                    for x in code):
+        return True  # it imports the file itself: code that uses it, not code of it
     if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
         return False  # imports alone: the change's new imports
     if names and not tests:
