@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from copy_as_decode.core.block_merge import MergeError
+from copy_as_decode.core.contract import EXIT_INCOMPLETE, EXIT_UNCHANGED, SKIPPED, IncompleteEdit
 from copy_as_decode.engine.apply import apply
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,9 +75,10 @@ def test_a_block_whose_place_is_not_certain_needs_the_model():
         apply(FILE, block)
 
 
-def test_a_block_that_would_break_the_file_is_refused():
-    with pytest.raises(MergeError, match="no longer parse"):
+def test_a_block_that_would_break_the_file_is_refused_and_kept_for_review():
+    with pytest.raises(IncompleteEdit, match="no longer parse") as refused:
         apply(FILE, "def main():\n    store = Store(\n")
+    assert refused.value.stop == SKIPPED and "store = Store(" in refused.value.text
 
 
 def test_a_block_of_markers_only_is_refused():
@@ -106,7 +108,7 @@ def test_cli_apply_keeps_crlf_and_changes_nothing_on_a_refusal(tmp_path):
     assert target.read_bytes() == MERGED.replace("\n", "\r\n").encode()
     before = target.read_bytes()
     bad = run_cli("apply", str(target), "-", "--write", "--no-model", stdin="def main():\n    store = Store(\n")
-    assert bad.returncode == 2 and "no longer parse" in bad.stderr and bad.stderr.count("\n") <= 3
+    assert bad.returncode == EXIT_INCOMPLETE and "no longer parse" in bad.stderr and bad.stderr.count("\n") <= 3
     assert target.read_bytes() == before
 
 
@@ -160,3 +162,64 @@ async def test_the_language_server_applies_a_block_as_a_versioned_edit():
         done = await run({"uri": URI, "version": editor.version(URI), "block": LAZY_BLOCK})
         assert done["status"] == "applied", done
         assert editor.text(URI) == MERGED
+
+
+ANSWER = f"""The `get` method raises on a missing key. Make it take a default, and add `put`:
+
+```python store.py
+{LAZY_BLOCK.split(chr(10), 1)[1].rsplit("```", 1)[0]}```
+
+Then use it like this:
+
+```python
+from store import Store
+
+print(Store().get("missing", 0))
+```
+
+```bash
+python -m pytest -q
+```
+
+And a test, in `tests/test_store.py`:
+
+```python tests/test_store.py
+def test_get_default():
+    assert Store().get("x", 1) == 1
+```
+"""
+
+
+def test_cli_apply_takes_a_chat_s_whole_answer_and_lists_what_it_leaves_out(tmp_path):
+    target, answer = tmp_path / "store.py", tmp_path / "answer.md"
+    target.write_text(FILE)
+    answer.write_text(ANSWER)
+    done = run_cli("apply", str(target), str(answer), "--write", "--no-model")
+    assert done.returncode == 0, done.stderr
+    assert target.read_text() == MERGED
+    assert done.stderr.count("not merged:") == 3 and "for tests/test_store.py" in done.stderr
+    again = run_cli("apply", str(target), str(answer), "--write", "--no-model")
+    assert again.returncode == EXIT_UNCHANGED and "already in the file" in again.stderr
+    assert target.read_text() == MERGED
+
+
+def test_an_answer_with_no_block_for_the_file_changes_nothing():
+    with pytest.raises(MergeError, match="no code block for this file"):
+        apply(FILE, "Add this test:\n\n```python tests/test_store.py\ndef test_x():\n    pass\n```\n",
+              path="store.py")
+
+
+class _NoChangeFront:
+    """A model that answers its window as it was (the fix left out)."""
+    def edit(self, text, instruction, selector, **kwargs):
+        from copy_as_decode.engine.decoding.stats import Stats
+        from copy_as_decode.engine.result import EditResult
+        return EditResult(text, Stats(selector="windowed", windows=f"{kwargs.get('lines')}"))
+
+
+def test_a_model_result_without_the_block_s_lines_is_refused_not_written():
+    two = FILE + "\n\nclass Other:\n    def get(self, key):\n        return None\n"
+    block = "def get(self, key):\n    # ... existing code ...\n    return self.values.get(key, 7)\n"
+    with pytest.raises(IncompleteEdit, match="not in the result") as refused:
+        apply(two, block, lambda: _NoChangeFront(), language="python")
+    assert refused.value.stop == SKIPPED

@@ -48,3 +48,30 @@ def test_bench_apply_without_a_model_prints_its_table_and_writes_json(tmp_path, 
     assert {r["row"] for r in report["cases"]} == {"merge"} and len(report["cases"]) == 2
     s = next(iter(report["summary"].values()))["merge"]
     assert s["markers_leaked"] == 0 and s["parse_failures"] == 0
+
+
+def test_the_chat_answer_corpus_is_split_by_file_and_its_gold_parses():
+    from copy_as_decode.core.syntax_check import new_errors
+    from copy_as_decode.synthesis.chat_answers import KINDS
+    from copy_as_decode.synthesis.chat_answers import build as chat
+    cases = chat()
+    assert len(cases) >= 80 and len({c["id"] for c in cases}) == len(cases)
+    assert {c["kind"] for c in cases} == set(KINDS) and {c["language"] for c in cases} == {"python", "javascript"}
+    dev = {c["file"] for c in cases if c["development"]}
+    assert dev and not dev & {c["file"] for c in cases if not c["development"]}
+    for c in cases:
+        assert c["before"] != c["after"] and not new_errors(c["before"], c["after"], c["language"]), c["id"]
+        assert "```" in c["answer"] or "~~~" in c["answer"] or c["kind"] in ("fix", "duplicate"), c["id"]
+
+
+def test_bench_apply_on_chat_answers_counts_silent_wrong_apart(tmp_path, capsys):
+    from copy_as_decode.cli import main
+    out = tmp_path / "chat.json"
+    assert main(["bench", "apply", "--corpus", "chat", "--limit", "3", "--no-model", "--where", "kind=import",
+                 "--json", str(out)]) == 0
+    assert "silent wrong" in capsys.readouterr().out
+    report = json.loads(out.read_text())
+    merged = [r for r in report["cases"] if r["row"] == "merge"]
+    summaries = [rows["merge"] for rows in report["summary"].values()]
+    assert sum(s["silent_wrong"] for s in summaries) == sum(r["written"] and not r["exact"] for r in merged)
+    assert sum(s["cases"] for s in summaries) == len(merged) == 3

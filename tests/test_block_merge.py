@@ -2,7 +2,7 @@
 marker written, no line lost, a result that would not parse refused, fences off, line endings kept)."""
 import pytest
 
-from copy_as_decode.core.block_merge import MergeError, merge
+from copy_as_decode.core.block_merge import merge
 from copy_as_decode.core.deletions import deleted_lines
 
 PY = '''import os

@@ -311,7 +311,8 @@ def run(args) -> int:
             for c in peer_cases(cases, args):
                 row(c, "llama-ngram", run_peer(c, peer))
     report = {"model": args.model, "threads": args.threads or _threads(), "cases_set": args.cases,
-              "corpus": args.corpus, "corpus_cases": len(corpus(args.corpus)), "options": {k: v for k, v in vars(args).items() if k != "func"},
+              "corpus": args.corpus, "corpus_cases": len(corpus(args.corpus)),
+              "options": {k: v for k, v in vars(args).items() if k != "func"},
               **report_of(rows), "cases": rows}
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)

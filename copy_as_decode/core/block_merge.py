@@ -29,7 +29,6 @@ from . import lazy_block
 from .document import indent_of, split_lines, with_line_endings
 from .outline import Symbol, outline
 
-
 # the file's outline, read once for the merge and the check of its result (engine/apply.py)
 outlined = lru_cache(maxsize=4)(outline)
 
@@ -85,7 +84,8 @@ def merge(document: str, block: str, language: str | None = None,
     read = lazy_block.read(block, lf)
     if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
         raise MergeError("the code block holds no code, only lazy markers")
-    language, file_symbols = outlined(lf, language)
+    read_as, file_symbols = outlined(lf, language)
+    language = read_as or language  # a file with no definitions reads as no language: the given one holds
     merger = _Merger(split_lines(lf), file_symbols, language, read, hints)
     merger.run()
     text = merger.apply()

@@ -225,8 +225,8 @@ def _uses_only(text: str, own: set[str], top: set[str], language: str | None, st
     if names and len(tests) == len(names) and not any("def test" in x or "class Test" in x for x in own):
         return True  # a test of the change, written for a test file the answer does not name
     code = [line.strip() for line in lines if not line.lstrip().startswith(("#", "//"))]
-    if stem and any(_IMPORT.match(x) and re.search(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b", x)
-                    for x in code):
+    itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b") if stem else None
+    if itself and any(_IMPORT.match(x) and itself.search(x) for x in code):
         return True  # it imports the file itself: code that uses it, not code of it
     if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
         return False  # imports alone: the change's new imports

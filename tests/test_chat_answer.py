@@ -1,0 +1,114 @@
+"""core/chat_answer.py: a chat's answer read into the blocks that change the file and those that do not; and
+the placement the answer's words and blocks say (core/block_merge.py through engine/apply.py)."""
+import pytest
+
+from copy_as_decode.core import chat_answer
+from copy_as_decode.core.chat_answer import CHANGE, OTHER, USAGE
+from copy_as_decode.engine.apply import apply
+
+FILE = '''"""Settings."""
+import json
+import sys
+
+
+class Config:
+    def __init__(self, path):
+        self.path = path
+
+    def like(self, other):
+        return self.path == other.path
+
+    def load(self):
+        with open(self.path) as f:
+            return json.load(f)
+
+
+class Cache:
+    def __init__(self):
+        self.items = {}
+
+    def load(self):
+        return dict(self.items)
+
+
+def main(argv):
+    config = Config(argv[1])
+    print(config.load())
+'''
+
+
+def kinds(answer: str, path: str | None = "pkg/config.py") -> list[str]:
+    return [b.kind for b in chat_answer.read(answer, FILE, "python", path).blocks]
+
+
+def test_a_bare_block_is_one_block_as_it_is():
+    read = chat_answer.read("def main(argv):\n    pass\n", FILE, "python")
+    assert not read.fenced and [b.text for b in read.blocks] == ["def main(argv):\n    pass\n"]
+
+
+def test_fences_of_every_style_are_read_and_prose_is_left_out():
+    answer = ("Here you go.\n\n```python pkg/config.py\ndef main(argv):\n    pass\n```\n\n"
+              "1. Then:\n   ~~~py\n   import os\n   ~~~\n\nDone.\n")
+    read = chat_answer.read(answer, FILE, "python", "pkg/config.py")
+    assert [b.text for b in read.changes] == ["def main(argv):\n    pass\n", "import os\n"]
+
+
+def test_a_block_for_another_file_is_listed_not_merged():
+    assert kinds("```python tests/test_config.py\ndef test_x():\n    pass\n```\n") == [OTHER]
+    assert kinds("In `tests/test_config.py`:\n```python\ndef test_x():\n    pass\n```\n") == [OTHER]
+    assert kinds("```python\n# tests/test_config.py\ndef test_x():\n    pass\n```\n") == [OTHER]
+    assert kinds("```python pkg/config.py\ndef main(argv):\n    pass\n```\n") == [CHANGE]
+    assert kinds("```js\nconst x = 1\n```\n") == [OTHER]
+
+
+def test_commands_output_and_usage_examples_are_left_out():
+    answer = ("```python\ndef main(argv):\n    pass\n```\n\n```bash\npython -m pytest\n```\n\n"
+              "```\nValueError: bad path\n```\n\n```python\nfrom pkg.config import Config\n\n"
+              "print(Config('x').load())\n```\n\n```python\ndef test_load():\n    assert Config('x')\n```\n")
+    assert kinds(answer) == [CHANGE, USAGE, USAGE, USAGE, USAGE]
+
+
+def test_an_import_alone_is_a_change():
+    assert kinds("First:\n```python\nimport os\n```\nThen:\n```python\ndef main(argv):\n    pass\n```\n") == \
+        [CHANGE, CHANGE]
+
+
+def test_the_prose_says_where_a_new_definition_goes():
+    [block] = chat_answer.read("Add this to `Config`, right after `like()`:\n```python\n    def size(self):\n"
+                               "        return 0\n```\n", FILE, "python").blocks
+    assert ("after", "like") in block.hints and ("named", "Config") in block.hints
+    merged = apply(FILE, "Add this to `Config`, right after `like()`:\n```python\n    def size(self):\n"
+                         "        return 0\n```\n", language="python").text
+    assert "        return self.path == other.path\n\n    def size(self):\n        return 0\n\n    def load(self):\n" \
+        in merged
+
+
+def test_a_name_defined_twice_goes_to_the_definition_the_block_matches_best():
+    block = "    def load(self):\n        with open(self.path) as f:\n            return json.load(f) or {}\n"
+    merged = apply(FILE, block, language="python").text
+    assert merged == FILE.replace("return json.load(f)\n", "return json.load(f) or {}\n")
+
+
+def test_an_import_and_a_helper_in_two_blocks_are_one_change():
+    answer = ("First add the import:\n\n```python\nimport os\n```\n\nThen the helper and its caller:\n\n"
+              "```python\ndef exists(path):\n    return os.path.exists(path)\n\n\ndef main(argv):\n"
+              "    if not exists(argv[1]):\n        return\n    config = Config(argv[1])\n    print(config.load())\n```\n")
+    merged = apply(FILE, answer, language="python").text
+    assert merged.startswith('"""Settings."""\nimport json\nimport os\nimport sys\n')  # the sorted place
+    assert "\n\n\ndef exists(path):\n    return os.path.exists(path)\n\n\ndef main(argv):\n    if not exists" in merged
+
+
+def test_a_block_already_in_the_file_is_unchanged():
+    result = apply(FILE, "```python\ndef main(argv):\n    config = Config(argv[1])\n    print(config.load())\n```\n",
+                   language="python")
+    assert result.unchanged and result.text == FILE
+
+
+@pytest.mark.parametrize("language, document, block, expect", [
+    ("javascript", "const z = require('z')\nconst {\n  x,\n} = require('x')\nconst c = 1\n\nfunction f () {\n  return c\n}\n",
+     "const b = require('b')\n", "const {\n  x,\n} = require('x')\nconst b = require('b')\nconst c = 1\n"),
+    ("python", "import os\nfrom typing import Any\n\nX = 1\n", "import json\n", "import json\nimport os\n"),
+])
+def test_a_new_import_goes_into_the_import_block(language, document, block, expect):
+    # the requires are not sorted: after the last one (a destructuring over three lines); the imports are
+    assert expect in apply(document, block, language=language).text
