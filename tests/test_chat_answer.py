@@ -112,3 +112,62 @@ def test_a_block_already_in_the_file_is_unchanged():
 def test_a_new_import_goes_into_the_import_block(language, document, block, expect):
     # the requires are not sorted: after the last one (a destructuring over three lines); the imports are
     assert expect in apply(document, block, language=language).text
+
+
+TS = '''import * as fs from "fs";
+
+export class Store {
+  private items: Map<string, number> = new Map();
+
+  get(key: string): number | undefined {
+    return this.items.get(key);
+  }
+
+  put(key: string, value: number): void {
+    this.items.set(key, value);
+  }
+}
+'''
+GO = 'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc (s *Store) Get(key string) int {\n\treturn s.items[key]\n}\n\n' \
+     'func main() {\n\tfmt.Println(os.Args)\n}\n'
+RUST = '''use std::collections::HashMap;
+
+impl Store {
+    pub fn get(&self, key: &str) -> Option<&i32> {
+        self.items.get(key)
+    }
+}
+'''
+JAVA = '''import java.util.Map;
+
+public class Store {
+    public Integer get(String key) {
+        return items.get(key);
+    }
+
+    public void put(String key, Integer value) {
+        items.put(key, value);
+    }
+}
+'''
+
+
+@pytest.mark.parametrize("language, document, answer, old, new", [
+    ("typescript", TS, 'Add, right after `get()`:\n```ts\n  has(key: string): boolean {\n    return this.items.has(key);\n'
+     '  }\n```\n', "    return this.items.get(key);\n  }\n\n",
+     "    return this.items.get(key);\n  }\n\n  has(key: string): boolean {\n    return this.items.has(key);\n  }\n\n"),
+    ("go", GO, '```go\nimport (\n\t"fmt"\n\t"os"\n\t"strings"\n)\n```\n\n```go\nfunc (s *Store) Get(key string) int {\n'
+     '\treturn s.items[strings.ToLower(key)]\n}\n```\n',
+     '\t"os"\n)\n\nfunc (s *Store) Get(key string) int {\n\treturn s.items[key]',
+     '\t"os"\n\t"strings"\n)\n\nfunc (s *Store) Get(key string) int {\n\treturn s.items[strings.ToLower(key)]'),
+    ("rust", RUST, '```rust\nuse std::fmt;\n```\n\n```rust\nimpl Store {\n    // ... existing code ...\n\n'
+     '    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n```\n',
+     "HashMap;\n\nimpl Store {", "HashMap;\nuse std::fmt;\n\nimpl Store {"),
+    ("java", JAVA, '```java\n    public Integer get(String key) {\n        return items.getOrDefault(key, 0);\n    }\n```\n',
+     "return items.get(key);", "return items.getOrDefault(key, 0);"),
+])
+def test_answers_for_the_tree_sitter_languages_are_placed_by_their_outline(language, document, answer, old, new):
+    assert old in document
+    result = apply(document, answer, language=language).text
+    assert new in result and result.replace(new, old) == document or language == "rust" and new in result \
+        and "    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n" in result

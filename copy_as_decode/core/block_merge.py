@@ -68,6 +68,17 @@ class _Change:
 _PY_IMPORT = re.compile(r"^(?:from\s+(\.*[\w.]*)\s+import\b|import\s+([\w.]+))")
 _JS_IMPORT = re.compile(r"""^(?:import\b[^'"]*?['"]([^'"]+)['"]|"""
                         r"""(?:const|let|var)\s+[^=]+=\s*require\(\s*['"]([^'"]+)['"]\s*\))""")
+# an import statement of each language, the module it names in its first group that matched
+_IMPORT = {
+    "python": _PY_IMPORT, "javascript": _JS_IMPORT, "typescript": _JS_IMPORT, "tsx": _JS_IMPORT,
+    "go": re.compile(r"""^import\s+(?:\w+\s+)?"([^"]+)"|^\t(?:\w+\s+)?"([^"]+)"$"""),  # a line of `import (...)` too
+    "rust": re.compile(r"^(?:pub\s+)?use\s+([\w:]+)"),
+    "java": re.compile(r"^import\s+(?:static\s+)?([\w.]+)"), "kotlin": re.compile(r"^import\s+([\w.]+)"),
+    "c": re.compile(r"^#\s*include\s*[<\"]([^>\"]+)"), "cpp": re.compile(r"^#\s*include\s*[<\"]([^>\"]+)"),
+    "csharp": re.compile(r"^using\s+([\w.]+)\s*;"),
+}
+# languages whose bodies close with a brace line (the block's own closing brace is its container's)
+BRACED = {"javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "csharp", "php", "kotlin", "swift"}
 _PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
 
@@ -114,9 +125,9 @@ class _Merger:
         """The block's symbols and the line offset of their numbers; JavaScript methods pasted without their
         class are read inside one."""
         _, symbols = outline(text, self.language) if self.language else (None, [])
-        if symbols or self.language != "javascript":
+        if symbols or self.language not in ("javascript", "typescript", "tsx"):
             return symbols, 0
-        _, wrapped = outline("class __Block__ {\n" + text + "}\n", "javascript")
+        _, wrapped = outline("class __Block__ {\n" + text + "}\n", self.language)
         return [Symbol(s.name, s.qualname.removeprefix("__Block__."), "function" if s.parent and s.parent.name ==
                        "__Block__" else s.kind, s.start, s.end, s.header,
                        None if s.parent and s.parent.name == "__Block__" else s.parent)
@@ -374,7 +385,8 @@ class _Merger:
 
     def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
         """A top-level assignment of a name the file assigns once at its top level: that statement replaced."""
-        pattern = _PY_ASSIGN if self.language == "python" else _JS_ASSIGN if self.language == "javascript" else None
+        pattern = _PY_ASSIGN if self.language == "python" else _JS_ASSIGN if self.language in (
+            "javascript", "typescript", "tsx") else None
         first = self.dedented[a]
         if pattern is None or region != (0, len(self.lines)) or not (m := pattern.match(first)):
             return False
@@ -399,7 +411,7 @@ class _Merger:
                 lo += 1
             while hi > lo and not self.lines[hi - 1].strip():
                 hi -= 1
-            if self.language == "javascript" and hi > lo and self.lines[hi - 1].strip().startswith("}"):
+            if self.language in BRACED and hi > lo and self.lines[hi - 1].strip().startswith("}"):
                 hi -= 1  # the closing brace is the container's own
         have = [line.strip() for line in self.lines[lo:hi]]
         counts = {}
@@ -472,7 +484,7 @@ class _Merger:
                 s += 1
             while e > s and not self.dedented[e - 1].strip():
                 e -= 1
-            if header is not None and e == b and self.language == "javascript" and self.dedented[e - 1].strip() == "}":
+            if header is not None and e == b and self.language in BRACED and self.dedented[e - 1].strip() == "}":
                 e -= 1  # the container's own closing brace: the file's stays
             if s < e:
                 out.append((s, e))
@@ -619,7 +631,7 @@ def _blank_run(lines: list[str], k: int) -> int:
 
 
 def _import_key(line: str, language: str | None) -> str | None:
-    pattern = _PY_IMPORT if language == "python" else _JS_IMPORT if language == "javascript" else None
+    pattern = _IMPORT.get(language or "")
     m = pattern.match(line) if pattern else None
     return next(g for g in m.groups() if g is not None) if m else None
 
@@ -657,7 +669,8 @@ def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str
     out, k = [], 0
     while k < len(lines):
         key = _import_key(lines[k], language)
-        if key is None and language == "javascript" and re.match(r"(?:const|let|var|import)\s*\{[^}]*$", lines[k]):
+        if key is None and language in ("javascript", "typescript", "tsx") and \
+                re.match(r"(?:const|let|var|import)\s*\{[^}]*$", lines[k]):
             e = k + 1  # a destructuring import over several lines: its module is on its last line
             while e < len(lines) and e - k < 64 and lines[e][:1].isspace():
                 e += 1
@@ -669,7 +682,7 @@ def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str
             k += 1
             continue
         e = k + 1
-        if "(" in lines[k] and ")" not in lines[k] or language == "javascript" and "{" in lines[k] and "}" not in lines[k]:
+        if "(" in lines[k] and ")" not in lines[k] or language in BRACED and "{" in lines[k] and "}" not in lines[k]:
             while e < len(lines) and not re.search(r"[)}]", lines[e - 1] if e - 1 > k else ""):
                 e += 1
         out.append((k, e, key))
