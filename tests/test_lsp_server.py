@@ -366,7 +366,16 @@ async def test_a_refused_result_reaches_the_buffer_only_through_review(preset, e
             else:
                 [applied] = editor.applied
                 assert review_of(applied) == ["line 2: replace 1 line"] and not editor.questions
-        if asks:
+        if asks:  # six hunks: the question names five and counts the rest
+            uri = "file:///tmp/copy-as-decode-test/refused-six.py"
+            editor.open(uri, "".join(f"l{k}\n" for k in range(1, 13)))
+            program = "".join(f'<copy lines="{k}-{k}"/><gen>L{k + 1}\n</gen>' for k in range(1, 12, 2))
+            editor.answer = "Discard"
+            res = await edit(client, uri, "#refuse unparsed\n" + program, editor=editor)
+            assert res["status"] == "rejected" and editor.questions[-1].message.endswith(
+                "Its 6 changes: line 2: replace 1 line; line 4: replace 1 line; line 6: replace 1 line; "
+                "line 8: replace 1 line; line 10: replace 1 line; and 1 more")
+            editor.questions.clear()
             editor.open(SCRATCH, "a = 1\nb = 2\n")
             action = t.CodeAction(title="Fix with Copy-as-Decode: x", kind="quickfix",
                                   data={"uri": SCRATCH, "version": 1, "instruction": broken})
