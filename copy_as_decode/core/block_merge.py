@@ -209,6 +209,9 @@ class _Merger:
             scope = near if len(near) == 1 else scope
         if len(scope) > 1:
             scope = self._likest_symbol(s, scope)
+        if len(scope) > 1:  # alike: the one in the class the answer's prose names ("in `EmailStr`")
+            named = {name for rel, name in self.hints if rel == "named"}
+            scope = [f for f in scope if f.parent is not None and f.parent.name in named] or scope
         if not scope:
             return self._renamed(s, container)
         return scope[0] if len(scope) == 1 else _AMBIGUOUS

@@ -161,13 +161,13 @@ def _fences(text: str) -> list[Block]:
 
 
 def _prose_above(lines: list[str], k: int) -> list[str]:
-    """The paragraph of prose right above line k (the lines up to the blank line or fence before them)."""
+    """The prose above line k since the fence before it, blank lines left out (its last line is the one
+    right above the block)."""
     out = []
     j = k - 1
-    while j >= 0 and not lines[j].strip():
-        j -= 1
-    while j >= 0 and lines[j].strip() and not re.match(r"^\s*(```|~~~)", lines[j]):
-        out.insert(0, lines[j].strip())
+    while j >= 0 and not re.match(r"^\s*(```|~~~)", lines[j]):
+        if lines[j].strip():
+            out.insert(0, lines[j].strip())
         j -= 1
     return out
 
