@@ -223,3 +223,20 @@ def test_a_model_result_without_the_block_s_lines_is_refused_not_written():
     with pytest.raises(IncompleteEdit, match="not in the result") as refused:
         apply(two, block, lambda: _NoChangeFront(), language="python")
     assert refused.value.stop == SKIPPED
+
+
+class _FixFront:
+    """A model that writes the fix into the second of the two `get`s (lines 20-21 of the file below)."""
+    def edit(self, text, instruction, selector, **kwargs):
+        from copy_as_decode.engine.decoding.stats import Stats
+        from copy_as_decode.engine.result import EditResult
+        return EditResult(text.replace("        return None\n", "        return self.values.get(key, 7)\n"),
+                          Stats(selector="windowed", windows="20-21 (Other.get)"))
+
+
+def test_a_part_two_definitions_match_alike_goes_to_the_model_and_names_both_candidates():
+    two = FILE + "\n\nclass Other:\n    def get(self, key):\n        return None\n"
+    block = "def get(self, key):\n    # ... existing code ...\n    return self.values.get(key, 7)\n"
+    result = apply(two, block, lambda: _FixFront(), language="python")
+    assert [(c["qualname"], c["chosen"]) for c in result.candidates] == [("Store.get", False), ("Other.get", True)]
+    assert "it might have been `Store.get`" in result.stats.windows

@@ -45,6 +45,8 @@ class Pending:
     window: tuple[int, int] | None
     why: str
     symbol: str | None = None  # the qualname of the file's symbol it belongs to
+    # the file's definitions it matches alike (qualname, first line, last line): the places the model picks among
+    candidates: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass
@@ -117,6 +119,7 @@ class _Merger:
         self.placed: list[str] = []
         self.pending: list[Pending] = []
         self.touched: set[str] = set()
+        self._tied: dict[Symbol, list[Symbol]] = {}  # a block symbol's alike file definitions
         self._order = 0
 
     # the block's outline
@@ -173,7 +176,8 @@ class _Merger:
             inner = self._has_marker(a, b) or isinstance(target, Symbol) and target.kind == "class" and \
                 bool({f.name for f in self.symbols if f.parent == target} - {c.name for c in self._children(s)})
             if target is _AMBIGUOUS:
-                self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file")
+                self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file",
+                            tuple((f.qualname, f.start, f.end) for f in self._tied[s]))
             elif target is not None and not inner:
                 self._replace_symbol(s, target)
                 self.touched.add(target.name)
@@ -214,6 +218,8 @@ class _Merger:
             scope = [f for f in scope if f.parent is not None and f.parent.name in named] or scope
         if not scope:
             return self._renamed(s, container)
+        if len(scope) > 1:
+            self._tied[s] = scope
         return scope[0] if len(scope) == 1 else _AMBIGUOUS
 
     def _likest_symbol(self, s: Symbol, scope: list[Symbol]) -> list[Symbol]:
@@ -462,9 +468,10 @@ class _Merger:
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
         return True
 
-    def _defer(self, a: int, b: int, container: Symbol | None, why: str) -> None:
+    def _defer(self, a: int, b: int, container: Symbol | None, why: str, candidates: tuple = ()) -> None:
         window = (container.start, container.end) if container is not None else None
-        self.pending.append(Pending("".join(self.block[a:b]), window, why, container.qualname if container else None))
+        self.pending.append(Pending("".join(self.block[a:b]), window, why, container.qualname if container else None,
+                                    candidates))
 
     def _runs(self, a: int, b: int, covered: set, header: int | None = None) -> list[tuple[int, int]]:
         """Runs of non-marker lines in [a, b) outside `covered`, blank lines trimmed; a container's header

@@ -40,11 +40,15 @@ ALREADY = "no change: the block is already in the file"
 
 class AppliedResult(EditResult):
     """An apply's result: the merged text, and what the answer held that was not merged (`left_out`: one line
-    each, why) and what the model placed (`model_parts`)."""
+    each, why), what the model placed (`model_parts`), and where a part that matched several definitions alike
+    could have gone (`candidates`: {qualname, lines [first, last], chosen}; the model chose), for an editor to
+    offer the others."""
 
-    def __init__(self, text: str, stats: Stats, before: str, left_out: list[str], model_parts: list[str]):
+    def __init__(self, text: str, stats: Stats, before: str, left_out: list[str], model_parts: list[str],
+                 candidates: list[dict] = ()):
         super().__init__(text, stats, before=before)
         self.document, self.left_out, self.model_parts = before, left_out, model_parts
+        self.candidates = list(candidates)
 
     @property
     def unchanged(self) -> bool:
@@ -80,6 +84,7 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
     placed: list[str] = []
     touched: set[str] = set()
     model_parts: list[str] = []
+    candidates: list[dict] = []
     text = document
     front = None
     for block in changes:
@@ -98,7 +103,12 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
                                 hooks=hooks, max_new_tokens=max_new_tokens, drafts=part.text)
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
-            model_parts.append(f"{part.why}: the model took lines {result.stats.windows or window}")
+            took = result.stats.windows or window
+            model_parts.append(f"{part.why}: the model took lines {took}" + "".join(
+                f"; it might have been `{q}` (lines {a}-{b})" for q, a, b in part.candidates))
+            first = re.match(r"\D*(\d+)", str(took))  # the first line the model rewrote
+            candidates += [{"qualname": q, "lines": [a, b], "chosen": bool(first) and a <= int(first.group(1)) <= b}
+                           for q, a, b in part.candidates]
             text = result.text
     stats.windows = "; ".join(placed + model_parts)
     stats.total_s = time.perf_counter() - start
@@ -106,7 +116,7 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
         raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=text)
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
-    return AppliedResult(text, stats, document, left_out, model_parts)
+    return AppliedResult(text, stats, document, left_out, model_parts, candidates)
 
 
 def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple[int, int] | None:

@@ -171,6 +171,8 @@ class Worker:
                 answer.update(status=UNCHANGED, message=_unchanged(method, result.stats))
             if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
                 answer["program"] = result.program
+            if method == "apply":  # the answer's blocks not merged, and the places a tied part might have gone
+                answer.update(left_out=result.left_out, candidates=result.candidates)
             self.send({"id": rid, "result": answer})
         except Cancelled:
             self.error(rid, E_CANCELLED, "cancelled")
