@@ -139,6 +139,9 @@ SUBCOMMANDS = {
                                 "auto", "--max-new-tokens", "4", "--json", "{json}"], TABLE, json=True),
     "bench apply": Smoke(MODEL, ["bench", "apply", "--model", "tiny", "--limit", "1", "--no-model", "--json", "{json}"],
                          TABLE, json=True),
+    "bench apply-endpoint": Smoke(MODEL, ["bench", "apply-endpoint", "--limit", "1", "--repeat", "1", "--json", "{json}"],
+                                  TABLE, json=True),  # it starts `serve-apply` and merges through it
+    "serve-apply": Smoke(FAST, ["serve-apply", "--help"], r"OpenAI-compatible"),  # a server: served in the bench above
     "worker": Smoke(MODEL, ["worker", "--model", "tiny"], '"model": "tiny"'),
     "serve": Smoke(MODEL, ["serve"], '"capabilities"'),
     "train data": Smoke(FAST, ["train", "data", "-n", "2", "--out", "{data}", "--python-root", "{src}", "--js-root",
