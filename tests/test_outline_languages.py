@@ -563,3 +563,56 @@ bool Box<int>::operator==(const Box &o) const { return value == o.value; }
 """
     assert [(s.qualname, s.start, s.header, s.end) for s in outline(source, "cpp")[1]] == [
         ("is_small", 3, 4, 6), ("make_half", 8, 9, 12), ("Box.get", 14, 15, 18), ("Box.operator==", 20, 20, 20)]
+
+
+def test_cpp_functions_returning_a_pointer_or_a_reference_are_in_the_outline():
+    """kiwisolver's `static PyObject* Solver_new(...)`: the pointer or reference declarator wraps the
+    function_declarator (once or twice)."""
+    source = """\
+static PyObject*
+Solver_new(PyTypeObject* type, PyObject* args)
+{
+    return type->tp_alloc(type, 0);
+}
+
+char** split(const char* s) { return nullptr; }
+
+const T& Vec::at(int i) const { return data[i]; }
+
+int plain() { return 0; }
+"""
+    assert [(s.qualname, s.start, s.header, s.end) for s in outline(source, "cpp")[1]] == [
+        ("Solver_new", 1, 2, 5), ("split", 7, 7, 7), ("Vec.at", 9, 9, 9), ("plain", 11, 11, 11)]
+
+
+def test_a_rust_method_named_type_colon_colon_is_the_impl_one_not_the_trait_declaration():
+    """`Vec::chunk_mut` names the method of `impl BufMut for Vec<u8>`; a bare `chunk_mut` too, over the trait's
+    declaration without a body (the body is what an edit changes)."""
+    source = """\
+pub trait BufMut {
+    /// Returns a mutable slice.
+    fn chunk_mut(&mut self) -> &mut [u8];
+
+    fn put_u8(&mut self, n: u8) {
+        self.chunk_mut()[0] = n;
+    }
+}
+
+impl BufMut for Vec<u8> {
+    fn chunk_mut(&mut self) -> &mut [u8] {
+        if self.capacity() == self.len() {
+            self.reserve(64);
+        }
+        &mut self[..]
+    }
+}
+"""
+    symbols = outline(source, "rust")[1]
+    assert [(s.qualname, s.declaration) for s in symbols if s.name in ("chunk_mut", "put_u8")] == [
+        ("BufMut.chunk_mut", True), ("BufMut.put_u8", False), ("Vec.chunk_mut", False)]
+    for said in ("Vec::chunk_mut compares the wrong way.", "`chunk_mut` compares the wrong way."):
+        plan = windows.find(source, said, language="rust", min_lines=1)
+        assert [(w.start, w.names) for w in plan.windows] == [(11, ("Vec.chunk_mut",))], plan.reason
+    # the declaration named by its own qualname is still the window
+    plan = windows.find(source, "Fix `BufMut::chunk_mut`.", language="rust", min_lines=1)
+    assert [(w.start, w.names) for w in plan.windows] == [(2, ("BufMut.chunk_mut",))], plan.reason

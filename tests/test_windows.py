@@ -152,6 +152,40 @@ def test_ordinary_words_are_not_names_unless_introduced_as_one():
     assert [w.names for w in plan.windows] == [("check",)] and plan.reason.startswith("found: check")  # by search
 
 
+def test_an_apostrophe_in_prose_opens_no_quoted_string():
+    said = windows.mentions("There's a bug in `resolve`: it compares `typeof t` with 'function' and it's wrong.")
+    assert [(m.name, m.strong) for m in said if m.strong][:1] == [("resolve", True)]
+    assert "function" in {m.name for m in said}  # the quote that opens after a space still quotes
+
+
+def test_type_colon_colon_method_names_the_method_as_its_dotted_qualname():
+    said = windows.mentions("Vec::chunk_mut is wrong, and so is `Error::io`.")
+    assert [(m.name, m.strong) for m in said if m.strong] == [("Vec.chunk_mut", True), ("Error.io", True)]
+    doc = long_module() + "\n\nclass Other:\n    def get(self, key):\n        return None\n"
+    assert [w.names for w in windows.find(doc, "Other::get returns the wrong thing.").windows] == [("Other.get",)]
+
+
+def test_a_long_doc_comment_does_not_push_its_function_out_of_a_window():
+    """A function under a doc comment that makes it more than MAX_SHARE of the file: the window is its code (the
+    comment is no part of what an edit changes), named or at the cursor."""
+    doc_lines = ["// " + f"line {k} of the doc comment" for k in range(60)]
+    body = ["function target(x) {"] + [f"  x = x + {k};" for k in range(20)] + ["  return x;", "}"]
+    rest = [f"function other{k}(y) {{\n  return y * {k};\n}}\n" for k in range(12)]
+    doc = "\n".join(doc_lines + body) + "\n\n" + "\n".join(rest)
+    n, head = len(split_lines(doc)), len(doc_lines) + 1
+    target = next(s for s in outline(doc, "javascript")[1] if s.name == "target")
+    assert (target.start, target.code) == (1, head) and target.end - target.start + 1 > windows.MAX_SHARE * n
+    named = windows.find(doc, "Fix `target`: it adds one too many.", language="javascript")
+    at = windows.find(doc, "This adds one too many.", language="javascript", at=head + 5)
+    for plan in (named, at):
+        assert [(w.start, w.names) for w in plan.windows] == [(head, ("target",))], plan.reason
+        assert plan.windows[0].end >= target.end
+    # a short comment stays with its function
+    small = windows.find("\n".join(doc_lines[:3] + body) + "\n\n" + "\n".join(rest), "Fix `target`.",
+                         language="javascript")
+    assert [(w.start, w.names) for w in small.windows] == [(1, ("target",))]
+
+
 def test_the_cursor_is_the_window_unless_the_instruction_names_another():
     doc = long_module()
     f7 = next(s for s in outline(doc)[1] if s.name == "f7")

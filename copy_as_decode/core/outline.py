@@ -29,6 +29,9 @@ class Symbol:
     end: int       # last line, inclusive
     header: int    # the line that names it (the `def`, `class` or heading line)
     parent: "Symbol | None" = None
+    code: int | None = None  # its first line without the comments above it (None: `start`): a long doc comment
+                             # is no part of what an edit changes (core/windows.py `span`)
+    declaration: bool = False  # a signature without a body (a Rust trait's `fn f(&self);`, an abstract method)
 
 
 def outline(document: str, language: str | None = None) -> tuple[str | None, list[Symbol]]:
@@ -67,7 +70,8 @@ def python(document: str) -> list[Symbol]:
                 kind = ("class" if isinstance(child, ast.ClassDef) else
                         "method" if parent is not None and parent.kind == "class" else "function")
                 sym = Symbol(child.name, f"{parent.qualname}.{child.name}" if parent else child.name, kind,
-                             _with_comments(lines, first, _PY_COMMENT), child.end_lineno, child.lineno, parent)
+                             _with_comments(lines, first, _PY_COMMENT), child.end_lineno, child.lineno, parent,
+                             first)
                 out.append(sym)
                 visit(child, sym)
             else:
@@ -125,7 +129,8 @@ def javascript(document: str) -> list[Symbol]:
                        and lead.prev_sibling.end_point[0] >= lead.start_point[0] - 1):
                     lead = lead.prev_sibling
                 sym = Symbol(name, f"{parent.qualname}.{name}" if parent else name, kind,
-                             lead.start_point[0] + 1, outer.end_point[0] + 1, child.start_point[0] + 1, parent)
+                             lead.start_point[0] + 1, outer.end_point[0] + 1, child.start_point[0] + 1, parent,
+                             outer.start_point[0] + 1)
                 out.append(sym)
             visit(child, sym or parent)
 
@@ -192,25 +197,34 @@ def tagged(document: str, language: str) -> list[Symbol]:
         node = captures[f"definition.{kind}"][0]
         if any(node.start_byte <= a and b <= node.end_byte for a, b in broken) or _ends_missing(node):
             continue
+        declaration = _KINDS[kind] in ("function", "method") and _declaration(node)
         while node.parent is not None and node.parent.type in _WRAPPERS:
             node = node.parent
         written = captures["name"][0].text.decode()
         scope = [n.text.decode() for n in captures.get("scope", [])[:1]]
         *outer, name = [part for part in _SCOPES.split(_written(written)) if part] or [written]
         header = captures["name"][0].start_point[0] + written[:max(0, written.rfind(name))].count("\n") + 1
-        found.setdefault(node.id, (node, _KINDS[kind], name, scope + outer, header))
+        found.setdefault(node.id, (node, _KINDS[kind], name, scope + outer, header, declaration))
     out, open_ = [], []
-    for node, kind, name, outer, header in sorted(found.values(), key=lambda f: (f[0].start_byte, -f[0].end_byte)):
+    for node, kind, name, outer, header, declaration in sorted(found.values(), key=lambda f: (f[0].start_byte, -f[0].end_byte)):
         while open_ and open_[-1][1].end_byte < node.end_byte:
             open_.pop()
         parent = open_[-1][0] if open_ else None
         if kind == "function" and parent is not None and parent.kind == "class":
             kind = "method"
         qualname = ".".join(([parent.qualname] if parent else []) + outer + [name])
-        sym = Symbol(name, qualname, kind, _leading(node) + 1, node.end_point[0] + 1, header, parent)
+        sym = Symbol(name, qualname, kind, _leading(node) + 1, node.end_point[0] + 1, header, parent,
+                     node.start_point[0] + 1, declaration)
         out.append(sym)
         open_.append((sym, node))
     return sorted(out, key=lambda s: (s.start, -s.end))
+
+
+def _declaration(node) -> bool:
+    """Whether a function's node is a signature without a body: Rust's `function_signature_item`, TypeScript's
+    `abstract_method_signature`, a Java method with parameters and `;` where its body would be."""
+    return "signature" in node.type or (node.child_by_field_name("parameters") is not None and
+                                        node.child_by_field_name("body") is None and node.text.endswith(b";"))
 
 
 def _written(name: str) -> str:

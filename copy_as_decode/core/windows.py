@@ -46,8 +46,11 @@ USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call
 RENAMED = re.compile(r"\brenam\w*\s+(?:the\s+)?(?:(?:local\s+)?(?:variable|parameter|argument|attribute|field|"
                      r"function|method|class|constant)\s+)?[`'\"]?([A-Za-z_$][\w$.]*)[`'\"]?\s+(?:to|as|into)\b", re.I)
 MOVES = re.compile(r"\b(stand[- ]?alone|top[- ]level|module[- ]level|out of (the|its) class|free function)\b", re.I)
-_QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+# a single quote opens a string only where no letter comes before it: the apostrophe of "There's" or "user's"
+# opens nothing
+_QUOTED = re.compile(r"`([^`\n]+)`|\"([^\"\n]+)\"|(?<!\w)'([^'\n]+)'")
+# a name, its parts joined by `.` or by `::` (how Rust and C++ users write `Type::method`)
+_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 # an identifier by its shape: an underscore, a dot, a digit, or a capital after the first letter
 _SHAPED = re.compile(r"[\w$]*(?:[_$.\d]|[a-z][A-Z])[\w$.]*")
 # words that introduce a plain word as a symbol's name ("bugs in fib", "the fib function", "def fib", "fib is
@@ -108,17 +111,22 @@ def mentions(instruction: str) -> list[Mention]:
         # `get_user` and `get_user()` name get_user; other quoted text only a symbol spelled exactly so (a
         # heading): `dest.removeListener('close', onclose);` is code, which core/search.py looks for
         word = _WORD.fullmatch(text.removesuffix("()"))
-        name = word.group() if word is not None else text
+        name = _dotted(word.group()) if word is not None else text
         out.append((m.start(), Mention(name, True, _helper(instruction[:m.start()], ""))))
         quoted.append((m.start(), m.end()))
     for m in _WORD.finditer(instruction):
         if any(a <= m.start() < b for a, b in quoted):
             continue
-        before, after, name = instruction[:m.start()], instruction[m.end():], m.group()
+        before, after, name = instruction[:m.start()], instruction[m.end():], _dotted(m.group())
         strong = _SHAPED.fullmatch(name) is not None or name.lower() not in _NOT_NAMES and (
             _INTRODUCED_BEFORE.search(before) is not None or _INTRODUCED_AFTER.match(after) is not None)
         out.append((m.start(), Mention(name, strong, _helper(before, after))))
     return [mention for _, mention in sorted(out, key=lambda x: x[0])]
+
+
+def _dotted(name: str) -> str:
+    """A name as the outlines' qualnames join it: `Vec::chunk_mut` is `Vec.chunk_mut` (core/outline.py)."""
+    return name.replace("::", ".")
 
 
 def _helper(before: str, after: str) -> bool:
@@ -130,13 +138,16 @@ def _helper(before: str, after: str) -> bool:
 def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
     """Symbols a name refers to: its qualified name (`Cls.method`, a heading's text), else the end of one
     (`Service.Run` in namespace `Demo.App`), else its own name; an enclosing symbol is dropped when one inside
-    it is named too."""
+    it is named too, and a declaration without a body (a trait's `fn chunk_mut(&mut self);`) when a definition
+    of its name with one is named: the body is what an edit changes."""
     hits = []
-    for name in names:
+    for name in map(_dotted, names):
         exact = [s for s in symbols if s.qualname == name]
         tail = [s for s in symbols if "." in name and s.qualname.endswith("." + name)]
         hits += exact or tail or [s for s in symbols if s.name == name or s.name == name.split(".")[-1] and "." in name]
     hits = list(dict.fromkeys(hits))
+    bodies = {s.name for s in hits if not s.declaration}
+    hits = [s for s in hits if not s.declaration or s.name not in bodies]
     return [s for s in hits if not any(o is not s and s.start <= o.start and o.end <= s.end and
                                        (o.start, o.end) != (s.start, s.end) for o in hits)]
 
@@ -195,7 +206,7 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     renamed = RENAMED.search(instruction)
     used = {s.name for s in targets} & ({renamed[1].rsplit(".", 1)[-1]} if renamed else {s.name for s in targets})
     if used and USES.search(instruction) and (language == "python" or parsers.parser(language) is not None):
-        spans = [(s.start, s.end, s.qualname) for s in targets]
+        spans = [span(lines, s) for s in targets]
         spans += _uses(document, lines, language, symbols, used, spans)
         return _windows(lines, spans, "named, with every use: " + ", ".join(s.qualname for s in targets), language,
                         symbols)
@@ -204,17 +215,18 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     if not first and at is not None:
         if cursor is None:
             return _block(lines, at, 1, len(lines), "in no symbol", language, symbols)
-        size = _through_blanks(lines, cursor.end) - cursor.start + 1
-        if size > MAX_SHARE * len(lines):
+        start, end, _ = span(lines, cursor)
+        size = _through_blanks(lines, end) - start + 1
+        if size > MAX_SHARE * len(lines) or at < start:
             return _block(lines, at, cursor.start, cursor.end, f"in {cursor.qualname}, whose {size} lines are more "
                           f"than {MAX_SHARE:.0%} of the file's {len(lines)}", language, symbols, cursor)
-        return _windows(lines, [(cursor.start, cursor.end, cursor.qualname)], f"the cursor: {cursor.qualname}"
+        return _windows(lines, [span(lines, cursor)], f"the cursor: {cursor.qualname}"
                         + context, language, symbols)
     several = [s for s in targets if s.name != first[0].name] if first else []
     if len(first) > 1 or several:
         first = _disambiguated(first + several, said, cursor)
     if len(first) == 1:
-        return _windows(lines, [(first[0].start, first[0].end, first[0].qualname)],
+        return _windows(lines, [span(lines, first[0])],
                         f"named: {first[0].qualname}{context}", language, symbols)
     if first:
         names = ", ".join(dict.fromkeys(s.name for s in first))
@@ -227,8 +239,16 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
     if search.decisive(hits):
         s = hits[0].symbol
         why = "holds the code it quotes" if hits[0].quoted else "matches its words best by far"
-        return _windows(lines, [(s.start, s.end, s.qualname)], f"found: {s.qualname} {why}", language, symbols)
+        return _windows(lines, [span(lines, s)], f"found: {s.qualname} {why}", language, symbols)
     return Plan([], "the instruction names no symbol of the document", language, symbols, [h.symbol for h in hits])
+
+
+def span(lines: list[str], symbol: Symbol) -> tuple[int, int, str]:
+    """(first line, last line, qualname) of a symbol's window: with the comments above it, unless they make it
+    more than MAX_SHARE of the document; then its code alone (a 40-line function under a 119-line JSDoc: the code
+    is what an edit changes)."""
+    with_comments = _through_blanks(lines, symbol.end) - symbol.start + 1 <= MAX_SHARE * len(lines)
+    return symbol.start if with_comments else symbol.code or symbol.start, symbol.end, symbol.qualname
 
 
 def _first_target(targets: list[Symbol], said: list[Mention]) -> list[Symbol]:
@@ -316,7 +336,8 @@ def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
         symbol = plan.candidates[0]
     else:
         why = f"the model's choice: {symbol.qualname} (p={p:.2f})"
-    window = Window(symbol.start, _through_blanks(lines, symbol.end), (symbol.qualname,))
+    start, end, _ = span(lines, symbol)
+    window = Window(start, _through_blanks(lines, end), (symbol.qualname,))
     if window.end - window.start + 1 > MAX_SHARE * len(lines):
         return Plan([], f"the model chose {symbol.qualname}, most of the file", plan.language, plan.symbols)
     return Plan([window], why, plan.language, plan.symbols)

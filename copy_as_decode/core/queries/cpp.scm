@@ -4,10 +4,21 @@
 (function_definition
   declarator: (function_declarator
     declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+; a function returning a pointer or a reference (`static PyObject* Solver_new(...)`, `char** f(...)`, `T& at(...)`):
+; its declarator wraps the function_declarator
 (function_definition
-  declarator: [(pointer_declarator) (reference_declarator)
+  declarator: (pointer_declarator
+    declarator: (function_declarator
+      declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name))) @definition.function
+(function_definition
+  declarator: (pointer_declarator
+    declarator: (pointer_declarator
+      declarator: (function_declarator
+        declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)))) @definition.function
+(function_definition
+  declarator: (reference_declarator
     (function_declarator
-      declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)]) @definition.function
+      declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name))) @definition.function
 (class_specifier
   name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name]
   body: (field_declaration_list)) @definition.class
