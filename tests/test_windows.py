@@ -165,6 +165,23 @@ def test_type_colon_colon_method_names_the_method_as_its_dotted_qualname():
     assert [w.names for w in windows.find(doc, "Other::get returns the wrong thing.").windows] == [("Other.get",)]
 
 
+def test_a_name_the_described_code_reads_or_calls_is_no_target():
+    """"The value used for `grow`", "compares `self.err.line` with", "the condition on `a` and `b`": names of
+    what the code reads or calls, as helpers are; the function named to fix stays the one window."""
+    def roles(said):
+        return {m.name: m.helper for m in windows.mentions(said) if m.strong}
+
+    assert roles("Fix `f7`: the condition on `config.state` and `f9()` is wrong, and the value used for `helper` "
+                 "is off.") == {"f7": False, "config.state": True, "f9": True, "helper": True}
+    assert roles("It compares `self.size` with `0` the wrong way.") == {"self.size": True, "0": True}
+    assert roles("Fix `f7` and `f9`.") == {"f7": False, "f9": False}
+    doc = long_module()
+    plan = windows.find(doc, "f7 uses a wrong number for `f9`: the result is off by one.")
+    assert [w.names for w in plan.windows] == [("f7",)], plan.reason
+    symptom = windows.find(doc, "The value used for `f9` is off by one.")
+    assert [w.names for w in symptom.windows] != [("f9",)] and "f9" not in [s.name for s in symptom.candidates]
+
+
 def test_a_long_doc_comment_does_not_push_its_function_out_of_a_window():
     """A function under a doc comment that makes it more than MAX_SHARE of the file: the window is its code (the
     comment is no part of what an edit changes), named or at the cursor."""

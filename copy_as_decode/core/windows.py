@@ -65,6 +65,12 @@ _HELPER_BEFORE = re.compile(r"\b(call|calls|calling|called|use|uses|using|used|v
                             r"compare with|compare it with|see|as in|same as|similar to|unlike|do not touch|"
                             r"don't touch|do not change|don't change|without changing|without touching)"
                             r"(\s+(how|the|its|a))?(\s+(helper|function|method))?\s+$", re.I)
+# words that make a name an operand of the code the instruction describes, a value it reads or a call it makes
+# ("compares `self.err.line` with", "the value used for `grow`", "the condition on `config.state`"): not the target
+_OPERAND_BEFORE = re.compile(r"\b(compares?|comparing|comparison of|conditions? on|(value|number|flag|argument)s?"
+                             r"( used| passed)? (for|to)|when|whether|computes?|computing)\s+$", re.I)
+# between two names, words that give the second the first one's part ("on `a` and `b`")
+_LISTED = re.compile(r"\s*(,|and|or|, and|, or)\s*")
 _NOT_NAMES = frozenset("the a an this that these those it its all every each some any one their".split())
 _CALLED_AFTER = re.compile(r"^\([^)\s]")  # `name(user)` in an instruction: a call, so a helper
 
@@ -112,7 +118,9 @@ def mentions(instruction: str) -> list[Mention]:
         # heading): `dest.removeListener('close', onclose);` is code, which core/search.py looks for
         word = _WORD.fullmatch(text.removesuffix("()"))
         name = _dotted(word.group()) if word is not None else text
-        out.append((m.start(), Mention(name, True, _helper(instruction[:m.start()], ""))))
+        listed = quoted and _LISTED.fullmatch(instruction[quoted[-1][1]:m.start()])
+        helper = out[-1][1].helper if listed else _helper(instruction[:m.start()], "")
+        out.append((m.start(), Mention(name, True, helper)))
         quoted.append((m.start(), m.end()))
     for m in _WORD.finditer(instruction):
         if any(a <= m.start() < b for a, b in quoted):
@@ -130,9 +138,11 @@ def _dotted(name: str) -> str:
 
 
 def _helper(before: str, after: str) -> bool:
-    """Said to be called, used or compared with ("call", "using", "leave", ...), or written as a call with
-    arguments outside quotes ("only when is_active(user) is true")."""
-    return _HELPER_BEFORE.search(before[-40:]) is not None or _CALLED_AFTER.match(after) is not None
+    """Said to be called, used or compared with ("call", "using", "leave", ...), an operand of the code the
+    instruction describes ("compares `x` with"), or written as a call with arguments outside quotes ("only when
+    is_active(user) is true")."""
+    return (_HELPER_BEFORE.search(before[-40:]) is not None or _OPERAND_BEFORE.search(before[-40:]) is not None
+            or _CALLED_AFTER.match(after) is not None)
 
 
 def named(symbols: list[Symbol], names: list[str]) -> list[Symbol]:
