@@ -64,16 +64,35 @@ SOURCES = (
     ("@npmcli/arborist", "@npmcli/arborist/lib/shrinkwrap.js", NPM, "9.9.1", "ISC"),
     ("@npmcli/package-json", "@npmcli/package-json/lib/index.js", NPM, "7.0.5", "ISC"),
     ("ini", "ini/lib/ini.js", NPM, "6.0.0", "ISC"),
+    # the tree-sitter languages, once core/outline.py read them (held out, measured once)
+    ("rxjs", "rxjs/src/internal/Observable.ts", "/tmp/k_src/npm/rxjs-7.8.1/package/src/internal/Observable.ts",
+     "7.8.1", "Apache-2.0"),
+    ("rxjs", "rxjs/src/internal/ajax/ajax.ts", "/tmp/k_src/npm/rxjs-7.8.1/package/src/internal/ajax/ajax.ts",
+     "7.8.1", "Apache-2.0"),
+    ("gorilla/mux", "gorilla/mux/route.go", "/tmp/k_src/root/usr/share/gocode/src/github.com/gorilla/mux/route.go",
+     "Debian golang-github-gorilla-mux-dev", "BSD-3-Clause"),
+    ("spf13/pflag", "spf13/pflag/flag.go", "/tmp/k_src/root/usr/share/gocode/src/github.com/spf13/pflag/flag.go",
+     "Debian golang-github-spf13-pflag-dev", "BSD-3-Clause"),
+    ("serde_json", "serde_json/src/value/mod.rs",
+     "/tmp/k_src/root/usr/share/cargo/registry/serde_json-1.0.87/src/value/mod.rs", "1.0.87", "MIT OR Apache-2.0"),
+    ("openjdk", "java/util/TreeSet.java", "/tmp/k_fetch/src/jdk/src/java.base/java/util/TreeSet.java", "17",
+     "GPL-2.0 WITH Classpath-exception-2.0"),
+    ("openjdk", "java/util/Vector.java", "/tmp/k_fetch/src/jdk/src/java.base/java/util/Vector.java", "17",
+     "GPL-2.0 WITH Classpath-exception-2.0"),
 )
 FRESH = 17  # SOURCES from this index on
 DEVELOPMENT = (0, 3, 10, 13)  # tqdm/std.py, jinja2/nodes.py, semver range.js, nopt-lib.js: the rules were tuned on these
 KINDS = ("fix", "lazy", "class", "hinted", "import", "duplicate")
 
+_LANGUAGE = {".py": "python", ".js": "javascript", ".ts": "typescript", ".go": "go", ".rs": "rust", ".java": "java"}
 _MARKERS = {"python": ("# ... existing code ...", "# ... rest of the method unchanged ...", "# ...",
                        "# ... (unchanged) ...", "# rest of the function stays the same"),
             "javascript": ("// ... existing code ...", "// ... rest unchanged ...", "// ...", "/* ... */",
                            "// (rest of the method is the same)")}
-_TAG = {"python": ("python", "py"), "javascript": ("javascript", "js")}
+for _lang in ("typescript", "go", "rust", "java"):
+    _MARKERS[_lang] = _MARKERS["javascript"]
+_TAG = {"python": ("python", "py"), "javascript": ("javascript", "js"), "typescript": ("typescript", "ts"),
+        "go": ("go", "golang"), "rust": ("rust", "rs"), "java": ("java",)}
 _OPENERS = ("Good catch — the problem is that `{name}` never checks its input.",
             "You're right, `{name}` should fail early on a missing `{param}`.",
             "The crash comes from `{name}`: when `{param}` is missing it falls through and fails much later.",
@@ -98,7 +117,7 @@ def write_sources(root: Path) -> None:
     for package, path, where, version, license_ in SOURCES:
         base = Path(where) if Path(where).is_absolute() else root / where
         files.append({"package": package, "path": path, "version": version, "license": license_,
-                      "text": (base / path).read_text()})
+                      "text": (base if base.is_file() else base / path).read_text()})
     DATA.write_text(json.dumps({"about": "Files of the chat-answer corpus (synthesis/chat_answers.py).",
                                 "files": files}, indent=1) + "\n")
 
@@ -106,7 +125,7 @@ def write_sources(root: Path) -> None:
 def build() -> list[dict]:
     out = []
     for k, f in enumerate(sources()):
-        language = "python" if f["path"].endswith(".py") else "javascript"
+        language = _LANGUAGE[Path(f["path"]).suffix]
         for kind in KINDS:
             case = _case(kind, f["path"], language, f["text"], random.Random(f"{f['path']}/{kind}"))
             if case is not None:
@@ -132,6 +151,13 @@ def _semi(lines: list[str]) -> str:
 def _guard(language: str, param: str, indent: str, unit: str, semi: str) -> list[str]:
     if language == "python":
         return [f"{indent}if {param} is None:\n", f'{indent}{unit}raise ValueError("{param} must not be None")\n']
+    if language == "go":
+        return [f"{indent}if {param} == nil {{\n", f'{indent}{unit}panic("{param} is required")\n', f"{indent}}}\n"]
+    if language == "rust":
+        return [f"{indent}assert!(!{param}.is_empty(), \"{param} is required\");\n"]
+    if language == "java":
+        return [f"{indent}if ({param} == null) {{\n",
+                f'{indent}{unit}throw new IllegalArgumentException("{param} is required");\n', f"{indent}}}\n"]
     return [f"{indent}if ({param} === undefined) {{\n", f"{indent}{unit}throw new TypeError('{param} is required'){semi}\n",
             f"{indent}}}\n"]
 
@@ -142,8 +168,15 @@ def _params(header: str, language: str) -> list[str]:
         return []
     out = []
     for p in m.group(1).split(","):
-        p = re.split(r"[:=]", p.strip())[0].strip().lstrip("*")
-        if re.fullmatch(r"[A-Za-z_$][\w$]*", p) and p not in ("self", "cls"):
+        p = p.strip()
+        if language == "java":  # `final Type name`
+            p = p.split()[-1] if p.split() else ""
+        elif language == "go":  # `name Type`
+            p = p.split()[0] if p.split() else ""
+        elif language == "rust":  # `mut name: Type`
+            p = p.removeprefix("mut ")
+        p = re.split(r"[:=?]", p)[0].strip().lstrip("*&")
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", p) and p not in ("self", "cls", "this"):
             out.append(p)
     return out
 
@@ -166,7 +199,7 @@ def _body_start(lines: list[str], s: Symbol, language: str) -> int | None:
         k += 1
     while k < s.end and not lines[k].strip():
         k += 1
-    return k if k < s.end - (language == "javascript") else None
+    return k if k < s.end - (language != "python") else None
 
 
 def _fixable(lines: list[str], s: Symbol, language: str, lo: int = 6, hi: int = 80) -> tuple[str, int] | None:
@@ -204,6 +237,8 @@ def _extras(rng: random.Random, language: str, name: str, path: str) -> str:
     """What a chat adds after the code: a usage example, a command, output, or a test for another file."""
     pick = rng.randrange(5)
     stem = Path(path).stem
+    if language in _TEST_COMMAND:
+        return f"\nThen run the tests:\n\n```sh\n{_TEST_COMMAND[language]}\n```\n" if pick < 2 else ""
     if pick == 0 and language == "python":
         return (f"\nYou can check it quickly:\n\n```python\nfrom {path[:-3].replace('/', '.')} import *\n\n"
                 f"result = {name}(None)  # now raises ValueError\nprint(result)\n```\n")
@@ -226,6 +261,9 @@ def _extras(rng: random.Random, language: str, name: str, path: str) -> str:
         return (f"\nA test for it (`{test}`):\n\n```js {test}\nconst t = require('tap')\n\n"
                 f"t.test('{name} rejects a missing argument', async t => {{\n  t.throws(() => {name}())\n}})\n```\n")
     return ""
+
+
+_TEST_COMMAND = {"typescript": "npx jest", "go": "go test ./...", "rust": "cargo test", "java": "mvn -q test"}
 
 
 def _opening(rng: random.Random, name: str, param: str) -> str:
@@ -300,7 +338,8 @@ def _lazy(path, language, lines, symbols, unit, semi, rng):
         spots = [k for k in range(first + 4, s.end - 6) if _lead(lines[k]) == indent and lines[k].strip()
                  and _lead(lines[k - 1]) == indent and lines[k - 1].rstrip()[-1:] not in "([{,\\:"
                  and not re.match(r"(else|elif|except|finally|catch|\)|\]|\}|\.|case |default)", lines[k].strip())
-                 and (language == "python" or lines[k - 1].rstrip()[-1:] in ";}")
+                 and (language == "python" or lines[k - 1].rstrip()[-1:] in ";}"
+                      or language == "go" and lines[k - 1].rstrip()[-1:] not in "{(,+-*/&|=")
                  and lines[k - 2].strip() and lines[k + 1].strip()]
         if not spots:
             continue
@@ -312,7 +351,7 @@ def _lazy(path, language, lines, symbols, unit, semi, rng):
         while not after[head].split("#")[0].rstrip().endswith(":" if language == "python" else "{"):
             head += 1
         code = after[s.header - 1:head + 1] + [marker] + after[at - 2:at + n + 2] + [marker]
-        if language == "javascript":
+        if language != "python":
             code.append(_lead(lines[s.header - 1]) + "}\n")
         if s.parent is not None and rng.random() < 0.5:
             code = _dedent(code, _lead(lines[s.header - 1]))
@@ -338,7 +377,7 @@ def _class(path, language, lines, symbols, unit, semi, rng):
     while method and not method[-1].strip():
         method.pop()
     code = [lines[cls.header - 1], indent + marker + "\n", "\n"] + method + ["\n", indent + marker + "\n"]
-    if language == "javascript":
+    if language != "python":
         code.append(_lead(lines[cls.header - 1]) + "}\n")
     answer = (f"{_opening(rng, s.name, param)} Here is the relevant part of `{cls.name}`:\n\n"
               f"{_fence(rng, language, ''.join(code), path, rng.choice(('plain', 'path', 'above')))}"
@@ -367,6 +406,14 @@ def _hinted(path, language, lines, symbols, unit, semi, rng):
     if language == "python":
         method = [f"{indent}def {name}(self):\n", f'{indent}{unit}"""A short description, for debugging."""\n',
                   f"{indent}{unit}return f\"{{type(self).__name__}}({{self!r}})\"\n"]
+    elif language == "rust":
+        method = [f"{indent}pub fn {name}(&self) -> String {{\n", f"{indent}{unit}String::from(\"{cls.name}\")\n",
+                  f"{indent}}}\n"]
+    elif language == "java":
+        method = [f"{indent}public String {name}() {{\n", f"{indent}{unit}return getClass().getSimpleName();\n",
+                  f"{indent}}}\n"]
+    elif language == "go":
+        return None  # Go's methods stand outside their type
     else:
         method = [f"{indent}{name} () {{\n", f"{indent}{unit}return `${{this.constructor.name}}(${{String(this)}})`{semi}\n",
                   f"{indent}}}\n"]
@@ -384,6 +431,8 @@ _NEW_IMPORT = {"python": ("warnings", "import warnings\n"), "javascript": ("util
 
 
 def _import(path, language, lines, symbols, unit, semi, rng):
+    if language not in _NEW_IMPORT:
+        return None
     module, statement = _NEW_IMPORT[language]
     text = "".join(lines)
     if language == "python" and re.search(r"^import warnings$", text, re.M) or \
