@@ -249,9 +249,10 @@ class _Merger:
 
     def _method_like(self, s: Symbol) -> bool:
         """Whether a block's top-level definition reads as a method: pasted indented, read inside a class
-        (JavaScript), or a Python function whose first parameter is `self` or `cls`."""
+        (JavaScript), read as a method by its language's outline (Java), or a Python function whose first
+        parameter is `self` or `cls`."""
         header = self.dedented[s.header - 1 - self.offset]
-        return bool(self.block_indent) or self.offset > 0 or \
+        return bool(self.block_indent) or self.offset > 0 or s.kind == "method" or \
             self.language == "python" and re.match(r"\s*(async\s+)?def\s+\w+\s*\(\s*(self|cls)\b", header) is not None
 
     def _replace_symbol(self, s: Symbol, f: Symbol) -> None:
@@ -338,6 +339,11 @@ class _Merger:
         if len({f.parent for _, f in found}) > 1:  # the class the prose names
             found = [(rel, f) for rel, f in found if f.parent is not None and f.parent.name in named]
         if not found or len({(rel, f.parent) for rel, f in found}) > 1:
+            return None
+        # one name defined several times (overloads, a getter and its setter) is one place when they stand together
+        siblings = [g for g in self.symbols if g.parent == found[0][1].parent]
+        at = sorted(siblings.index(f) for _, f in found)
+        if at[-1] - at[0] != len(at) - 1:
             return None
         return found[-1] if found[0][0] == "after" else found[0]
 

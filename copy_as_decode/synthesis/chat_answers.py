@@ -140,7 +140,8 @@ def build() -> list[dict]:
 
 
 def _unit(lines: list[str]) -> str:
-    leads = [len(x) - len(x.lstrip(" ")) for x in lines if x.strip() and x.startswith(" ")]
+    leads = [len(x) - len(x.lstrip(" ")) for x in lines if x.strip() and x.startswith(" ")
+             and not x.lstrip().startswith(("*", "/*", "//"))]  # a doc comment's ` * ` is not an indent
     return " " * (min(leads) if leads else 4)
 
 
