@@ -240,3 +240,20 @@ def test_a_part_two_definitions_match_alike_goes_to_the_model_and_names_both_can
     result = apply(two, block, lambda: _FixFront(), language="python")
     assert [(c["qualname"], c["chosen"]) for c in result.candidates] == [("Store.get", False), ("Other.get", True)]
     assert "it might have been `Store.get`" in result.stats.windows
+
+
+def test_a_lazy_body_whose_end_runs_on_into_the_file_s_body_is_refused():
+    # the block ends its body with the new `return`; placed, the file's old `return` would still follow it
+    before = 'def pick(values):\n    """Ints.\n    """\n    out = [x for x in values if x]\n    return values\n'
+    block = 'def pick(values):\n    # ... existing code ...\n    """\n    return [x for x in values if x]\n'
+    with pytest.raises(IncompleteEdit, match="goes on in its body with `return values`"):
+        apply(before, block, language="python")
+
+
+def test_blank_lines_neither_the_file_nor_the_block_has_are_refused():
+    from copy_as_decode.engine.apply import guarantee
+    before = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
+    block = "def a():\n    return 0\n"
+    assert guarantee(before, [block], before.replace("return 1\n", "return 0\n"), "python") is None
+    made = before.replace("return 1\n", "return 0\n\n")  # three blank lines: more than PEP 8 allows
+    assert "3 blank lines in a row" in guarantee(before, [block], made, "python")

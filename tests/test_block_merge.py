@@ -205,3 +205,56 @@ def test_a_method_pasted_at_column_0_goes_to_the_method_not_a_function_of_the_sa
     assert merged.text == document.replace("        return False", "        return bool(nodes)")
     function = merge(document, "def matches(patterns, nodes):\n    return None\n")
     assert function.text == document.replace("    return True", "    return None")
+
+
+SPACED = '''def one():
+    return 1
+
+def two(x):
+    if x:
+        return 2
+    return 0
+
+
+def three():
+    return 3
+
+def four():
+    return 4
+'''
+
+
+def test_a_replaced_definition_keeps_the_file_s_own_gap_after_it():
+    # the file's usual gap is one blank line; the two after `two` are its own and stay, as no line is added
+    block = "def two(x):\n    if x is not None:\n        return 2\n    return 0\n"
+    assert merge(SPACED, block, "python").text == SPACED.replace("if x:", "if x is not None:")
+
+
+def test_a_replaced_definition_that_grows_fills_the_gap_its_lost_line_left():
+    before = SPACED.replace("    return 0\n", "")
+    block = "def two(x):\n    if x:\n        return 2\n    return 0\n"
+    assert merge(before, block, "python").text == SPACED.replace("    return 0\n\n\n", "    return 0\n\n")
+
+
+DOC = """# Guide
+
+## Setup
+
+Install the package first.
+It needs Python 3.
+
+Then run the tool.
+
+## Usage
+
+Run it.
+"""
+
+
+@pytest.mark.parametrize("block, added_after", [
+    ("## Setup\n<!-- ... -->\nIt needs Python 3.\n\nCheck the version first.\n\n<!-- ... -->\n", "It needs Python 3.\n"),
+    ("## Setup\n<!-- ... -->\n\nCheck the version first.\n\nThen run the tool.\n<!-- ... -->\n", "It needs Python 3.\n"),
+])
+def test_a_new_markdown_paragraph_keeps_its_blank_lines_apart_from_its_neighbours(block, added_after):
+    want = DOC.replace(added_after, added_after + "\nCheck the version first.\n")
+    assert merge(DOC, block, "markdown").text == want

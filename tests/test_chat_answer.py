@@ -171,3 +171,13 @@ def test_answers_for_the_tree_sitter_languages_are_placed_by_their_outline(langu
     result = apply(document, answer, language=language).text
     assert new in result and result.replace(new, old) == document or language == "rust" and new in result \
         and "    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n" in result
+
+
+def test_an_answer_whose_lazy_body_ends_before_the_file_s_body_does_is_refused_not_guessed():
+    from copy_as_decode.core.contract import IncompleteEdit
+    # the block's docstring end does not parse alone, so its body is anchored by its lines, not its outline
+    before = 'def pick(values):\n    """Ints.\n    """\n    out = [x for x in values if x]\n    log(out)\n    return values\n'
+    answer = ('Return the filtered list:\n\n```python\ndef pick(values):\n    # ... existing code ...\n'
+              '    """\n    out = [x for x in values if x]\n    return out\n```\n')
+    with pytest.raises(IncompleteEdit, match="ends with `return out`, but the result goes on in its body"):
+        apply(before, answer, language="python", path="pick.py")

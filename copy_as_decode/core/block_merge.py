@@ -264,13 +264,15 @@ class _Merger:
                 fa += 1
         new = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), _lead(self.lines[f.header - 1]))
         new += _trailing_blank(self.lines[fa:fb])
-        if self.language != "markdown":  # blank lines after it beyond the file's spacing (a body's lines gone): its
-            usual = _spacing(self.lines, [g for g in self.symbols if g.parent == f.parent])  # new ones fill them
-            blank = 0
+        if self.language != "markdown":  # blank lines after it beyond the file's spacing, as many as the block
+            usual = _spacing(self.lines, [g for g in self.symbols if g.parent == f.parent])  # adds lines: a body's
+            blank = 0  # lines gone (the file's gap where they were) come back in that gap; otherwise the gap stays
             while fb + blank < len(self.lines) and not self.lines[fb + blank].strip():
                 blank += 1
-            if usual and blank > usual and any(g.start - 1 == fb + blank and g.parent == f.parent for g in self.symbols):
-                fb += blank - usual
+            grown = len(new) - (fb - fa)
+            if usual and blank > usual and grown > 0 and \
+                    any(g.start - 1 == fb + blank and g.parent == f.parent for g in self.symbols):
+                fb += min(blank - usual, grown)
         self._change(fa, fb, new, f"replaced `{f.qualname}` (lines {f.start}-{f.end})")
 
     def _insert_symbol(self, s: Symbol, before: list[Symbol], after: list[Symbol], matched, container) -> None:
@@ -470,7 +472,13 @@ class _Merger:
         dropped = sum(1 for line in self.lines[start:end] if line.strip() and line.strip() not in kept)
         if dropped > sum(1 for line in run if line and line not in set(have[start - lo:end - lo])):
             return False  # the file lines it would replace are not the run's: their place is not certain
-        self._change(start, end, _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at])),
+        new = _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at]))
+        if self.language == "markdown":  # a paragraph the block sets apart by blank lines stays apart in the file
+            if a > 0 and not self.block[a - 1].strip() and start > 0 and self.lines[start - 1].strip():
+                new = ["\n"] + new
+            if b < len(self.block) and not self.block[b].strip() and end < len(self.lines) and self.lines[end].strip():
+                new = new + ["\n"]
+        self._change(start, end, new,
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
         return True
 

@@ -180,7 +180,56 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None,
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
+    return _blank_lines(doc, reads, new, language) or _runs_on(reads, new, language)
+
+
+def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
+    """Why the result's blank lines are not the file's and the blocks' (a run of them longer than any either
+    has: spacing the merge made up; Python's top level may have PEP 8's two, core/block_merge.py), or None."""
+    most = max(_longest_blank(doc), *(_longest_blank(r.text) for r in reads), 2 if language == "python" else 0)
+    if (made := _longest_blank(new)) > most:
+        return f"the result holds {made} blank lines in a row, more than the file or the block has"
     return None
+
+
+def _longest_blank(text: str) -> int:
+    longest = run = 0
+    for line in split_lines(text):
+        run = run + 1 if not line.strip() else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
+    """Why the result goes on past where a block ends, or None. A block whose last line is no marker shows its
+    body to its end: when the result follows that (indented) line with another statement of the same body
+    (a `return values` after the block's new `return`), the block's end was not placed where the body ends."""
+    have = split_lines(new)
+    for r in reads:
+        lines = [line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()]
+        solid = [k for k, line in enumerate(split_lines(r.text)) if line.strip()]
+        if not lines or not solid or solid[-1] in r.markers:
+            continue
+        last = lines[-1]
+        if not block_merge._lead(last) or last.strip()[:1] in ")]}":
+            continue
+        at = _placed(lines, have)
+        nxt = next((x for x in have[at + 1:] if x.strip()), None) if at is not None else None
+        if nxt is not None and block_merge._lead(nxt) == block_merge._lead(have[at]) and not _names(nxt, language) \
+                and nxt.strip()[:1] not in ")]}@#/*":
+            return f"the block ends with `{last.strip()[:60]}`, but the result goes on in its body with " \
+                   f"`{nxt.strip()[:60]}`"
+    return None
+
+
+def _placed(want: list[str], have: list[str]) -> int | None:
+    """The index in `have` of `want`'s last line, `want` matched in order (stripped), or None."""
+    at = -1
+    for w in want:
+        at = next((k for k in range(at + 1, len(have)) if have[k].strip() == w.strip()), None)
+        if at is None:
+            return None
+    return at
 
 
 def _changed(a: list[str], b: list[str], where: bool = False) -> list[tuple]:
