@@ -258,3 +258,14 @@ Run it.
 def test_a_new_markdown_paragraph_keeps_its_blank_lines_apart_from_its_neighbours(block, added_after):
     want = DOC.replace(added_after, added_after + "\nCheck the version first.\n")
     assert merge(DOC, block, "markdown").text == want
+
+
+def test_a_lazy_body_s_comment_lines_after_its_last_statement_are_its_context():
+    # Python's outline ends the block's function at its last statement; the comment after it, before the
+    # marker, is still the body's context: the new lines go between the two comments
+    before = "def run(x):\n    y = x + 1\n    # step two:\n    #  - add\n    #  - check\n    z = y * 2\n    return z\n"
+    block = ("def run(x):\n    # ... existing code ...\n    #  - add\n    if x is None:\n        raise ValueError('x')\n"
+             "    #  - check\n    # ... existing code ...\n")
+    m = merge(before, block, "python")
+    assert not m.pending
+    assert m.text == before.replace("#  - add\n", "#  - add\n    if x is None:\n        raise ValueError('x')\n")

@@ -142,6 +142,12 @@ class _Merger:
         header = s.header - 1 - self.offset
         while start < header and (start in self.markers or not self.block[start].strip()):
             start += 1
+        if self.language == "python":  # comments indented into its body after its last statement are its own
+            k, lead = end, len(_lead(self.dedented[header]))
+            while k < len(self.block) and k not in self.markers and (not self.block[k].strip() or len(
+                    _lead(self.dedented[k])) > lead and self.dedented[k].lstrip().startswith("#")):
+                k += 1
+                end = k if self.block[k - 1].strip() else end
         # a Markdown section runs to the next heading: a marker after its text elides the sections that follow
         while end > header + 1 and (not self.block[end - 1].strip()
                                     or self.language == "markdown" and end - 1 in self.markers):
