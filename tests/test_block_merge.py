@@ -269,3 +269,14 @@ def test_a_lazy_body_s_comment_lines_after_its_last_statement_are_its_context():
     m = merge(before, block, "python")
     assert not m.pending
     assert m.text == before.replace("#  - add\n", "#  - add\n    if x is None:\n        raise ValueError('x')\n")
+
+
+def test_an_overload_is_the_one_whose_header_the_block_shows():
+    body = "        check();\n        open();\n        read();\n        close();\n        done();\n        store();\n    }\n"
+    before = f"class Box {{\n    void put(String k) {{\n{body}\n    void put(String k, int n) {{\n{body}}}\n"
+    block = ("    void put(String k, int n) {\n        check();\n        open();\n        read();\n        close();\n"
+             "        done();\n        log(n);\n        store();\n    }\n")
+    m = merge(before, block, "java")
+    assert not m.pending
+    second = before.index("int n")
+    assert m.text == before[:second] + before[second:].replace("done();\n", "done();\n        log(n);\n")
