@@ -257,3 +257,10 @@ def test_blank_lines_neither_the_file_nor_the_block_has_are_refused():
     assert guarantee(before, [block], before.replace("return 1\n", "return 0\n"), "python") is None
     made = before.replace("return 1\n", "return 0\n\n")  # three blank lines: more than PEP 8 allows
     assert "3 blank lines in a row" in guarantee(before, [block], made, "python")
+
+
+def test_a_block_ending_in_a_class_attribute_may_be_followed_by_the_file_s_others():
+    from copy_as_decode.engine.apply import guarantee
+    before = "class Config:\n    DEBUG = False\n    TESTING = False\n\n    def load(self):\n        return 1\n"
+    block = "class Config:\n    # ... existing code ...\n    DEBUG = True\n"
+    assert guarantee(before, [block], before.replace("DEBUG = False", "DEBUG = True"), "python") is None

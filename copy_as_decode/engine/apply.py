@@ -16,8 +16,8 @@ no forward pass.
 The guarantee (`guarantee`), whatever wrote the result: every code line of every merged block is in it, in the
 block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
 assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands; a file
-that parsed still parses; no run of blank lines the file and the blocks lack; a block's last line, with no marker
-after it, not followed by more of its body. A result that fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit
+that parsed still parses; no run of blank lines the file and the blocks lack; a block's last `return`, with no
+marker after it, not followed by more of its body. A result that fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit
 code 3) with the reason and the result for review. A result equal to the file is `unchanged` (the block is
 already there): AppliedResult.unchanged, the CLI's exit code 4.
 """
@@ -201,10 +201,15 @@ def _longest_blank(text: str) -> int:
     return longest
 
 
+_LEAVES = re.compile(r"^\s*(?:return|raise|throw|break|continue)\b")
+
+
 def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
-    """Why the result goes on past where a block ends, or None. A block whose last line is no marker shows its
-    body to its end: when the result follows that (indented) line with another statement of the same body
-    (a `return values` after the block's new `return`), the block's end was not placed where the body ends."""
+    """Why the result goes on past where a block ends, or None. A block whose last line is no marker and
+    leaves its body (`return`, `raise`, `throw`, ...) shows that body to its end: when the result follows that
+    line with another statement of the same body (a `return values` after the block's new `return`: code that
+    never runs), the block's end was not placed where the body ends. (A block ending in another statement may
+    well be followed by the file's: a class attribute changed, the class's others after it.)"""
     have = split_lines(new)
     for r in reads:
         lines = [line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()]
@@ -212,7 +217,7 @@ def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> s
         if not lines or not solid or solid[-1] in r.markers:
             continue
         last = lines[-1]
-        if not block_merge._lead(last) or last.strip()[:1] in ")]}":
+        if not block_merge._lead(last) or not _LEAVES.match(last):
             continue
         at = _placed(lines, have)
         nxt = next((x for x in have[at + 1:] if x.strip()), None) if at is not None else None
