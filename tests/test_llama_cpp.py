@@ -54,7 +54,10 @@ def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_fa
     assert ours.convert_ids_to_tokens(list(range(len(hf)))) == hf.convert_ids_to_tokens(list(range(len(hf))))
     assert models.eos_id(ours) == models.eos_id(hf)
     data = Path(__file__).resolve().parent.parent / "copy_as_decode" / "bench" / "data"
-    docs = [json.loads(line)["before"] for f in sorted(data.glob("*.jsonl")) for line in f.open()]
+    # every shipped document: a case's `before`, or a locate corpus's source file (its `text`, Go, Rust, C, ...)
+    rows = [json.loads(line) for f in sorted(data.glob("*.jsonl")) for line in f.open()]
+    docs = [row.get("before", row.get("text")) for row in rows]
+    assert all(isinstance(doc, str) for doc in docs)
     docs += ["<|im_end|> stays text", "é你好🙂\r\n\tx", ""]
     for doc in docs:
         ids = prompt.text_ids(hf, doc)

@@ -143,7 +143,7 @@ class EditRunner:
                 base = text if req.block is None else await asyncio.to_thread(_merged, text, req.block, language,
                                                                                params.get("path"))
                 if base is not None:
-                    _refuse_unasked_deletions(base, result, req.instruction, language if req.block is None else None)
+                    _refuse_unasked_deletions(base, result, req.instruction)
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")
@@ -252,13 +252,13 @@ def _both(first: Callable[[dict], None], second: Callable[[dict], None]) -> Call
     return both
 
 
-def _refuse_unasked_deletions(old: str, result, instruction: str, language: str | None) -> None:
-    """Raise the worker's own refusal of an answer that drops lines, or in an edit of a `language` a parser reads
-    statements, the instruction does not ask to delete (error INCOMPLETE, stop `skipped`, the answer in
-    `data.text`), so the same path refuses it or offers it for review. An apply's answer is held to the line
-    rule only: its base is the parser's merge, whose replaced statements are the block's to replace."""
+def _refuse_unasked_deletions(old: str, result, instruction: str) -> None:
+    """Raise the worker's own refusal of an answer that drops runs of lines the instruction does not ask to
+    delete (error INCOMPLETE, stop `skipped`, the answer in `data.text`), so the same path refuses it or offers
+    it for review. Statements are the worker's to check (engine/front.py, in the edit's language): here any
+    worker is guarded, whatever program it runs."""
     new = result.get("text") if isinstance(result, dict) else None
-    if isinstance(new, str) and (dropped := deletions.unasked(old, new, instruction, language)):
+    if isinstance(new, str) and (dropped := deletions.unasked(old, new, instruction)):
         why = "the model's answer deletes " + "; ".join(d.describe() for d in dropped) + " unasked"
         raise WorkerError(str(IncompleteEdit(SKIPPED, 0, why=why)), INCOMPLETE,
                           {"stop": SKIPPED, "text": new, "stats": result.get("stats")})
