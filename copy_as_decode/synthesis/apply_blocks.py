@@ -163,6 +163,8 @@ def added(source: str, language: str, case, development: bool) -> list[dict]:
     if new is None:
         return []
     tops = [s for s in symbols if s.parent is None]
+    if sum(at <= s.header - 1 < at + len(buggy) for s in tops) != 1:
+        return []  # the task's code defines more than one function: a block of one would not make the gold
     k = tops.index(new)
     rng = random.Random(source + "/added")
     prev = tops[k - 1] if k > 0 else None
