@@ -22,7 +22,7 @@ from copy_as_decode.engine.backend import add_arguments, budget, make_engine
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
            "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards", "apply": "apply_bench",
-           "apply-endpoint": "apply_endpoint_bench"}
+           "apply-endpoint": "apply_endpoint_bench", "places": "places"}
 
 
 OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "serve-apply": "copy_as_decode.server.apply_endpoint",

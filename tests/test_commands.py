@@ -142,6 +142,8 @@ SUBCOMMANDS = {
     "bench apply-endpoint": Smoke(MODEL, ["bench", "apply-endpoint", "--limit", "1", "--repeat", "1", "--json", "{json}"],
                                   TABLE, json=True),  # it starts `serve-apply` and merges through it
     "serve-apply": Smoke(FAST, ["serve-apply", "--help"], r"OpenAI-compatible"),  # a server: served in the bench above
+    "bench places": Smoke(FAST, ["bench", "places", "--corpora", "locate-go", "--cases", "heldout"],
+                          r"\| locate-go \| cursor \| \d+ \| \d+"),  # core/windows.py alone: no model
     "worker": Smoke(MODEL, ["worker", "--model", "tiny"], '"model": "tiny"'),
     "serve": Smoke(MODEL, ["serve"], '"capabilities"'),
     "train data": Smoke(FAST, ["train", "data", "-n", "2", "--out", "{data}", "--python-root", "{src}", "--js-root",
@@ -178,10 +180,14 @@ HEADLINE = {
     "bench ceiling": (MODEL, dict(json="{json}")),  # the whole corpora: the figure itself, a few seconds
     "bench roundtrip": (MODEL, dict(json="{json}", lines="1000", runs="1")),
     "bench apply --cases heldout --no-model": (MODEL, dict(limit="2", json="{json}")),
+    "bench apply --corpus chat --cases heldout --no-model": (MODEL, dict(limit="2", json="{json}")),
+    "bench apply-endpoint": (MODEL, dict(limit="1", repeat="1", json="{json}")),
+    "bench places --cases heldout": (FAST, dict(corpora="locate-go")),
     "bench apply --cases heldout --model-limit 6 --peer-ngram --peer-limit 2 --peer-lines 250-330 --threads 2":
         (SLOW, dict(model=SMALL, limit="40", model_limit="1", peer_limit="1", json="{json}")),
 }
-HEADLINE_OUT = {"bench ceiling": r"pooled +\d+ ", "bench roundtrip": LOSSLESS}
+HEADLINE_OUT = {"bench ceiling": r"pooled +\d+ ", "bench roundtrip": LOSSLESS,
+                "bench places --cases heldout": r"\| locate-go \| named \| \d+ \| \d+"}
 
 
 def headline_smoke(shown: str) -> Smoke:

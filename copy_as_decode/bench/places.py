@@ -3,7 +3,7 @@ that holds the fix, or another), or the candidates it leaves to the model and th
 down, or not among them), counted per corpus, split and instruction kind; with --misses, each case that was not
 decided right, with the reason windows.find gives.
 
-    python -m copy_as_decode.bench.places [--corpora NAME ...] [--cases all|development|heldout] [--misses]
+    copy-as-decode bench places [--corpora NAME ...] [--cases all|development|heldout] [--misses]
 """
 import argparse
 from collections import Counter
@@ -27,15 +27,16 @@ def place(case) -> tuple[str, str]:
             "asked, target lower"), plan.reason
 
 
-def main(argv=None) -> int:
-    from copy_as_decode.bench.all_corpora import load
+def add_arguments(ap: argparse.ArgumentParser) -> None:
     from copy_as_decode.bench.corpora import LANG_CORPORA
-    from copy_as_decode.bench.heldout import select
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpora", nargs="+", default=list(LANG_CORPORA))
     ap.add_argument("--cases", choices=("all", "development", "heldout"), default="all")
     ap.add_argument("--misses", action="store_true", help="also list each case not decided right, and why")
-    args = ap.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    from copy_as_decode.bench.all_corpora import load
+    from copy_as_decode.bench.heldout import select
     print("| corpus | kind | cases | " + " | ".join(OUTCOMES) + " |")
     print("|---|---|---|" + "---|" * len(OUTCOMES))
     misses = []
@@ -52,7 +53,3 @@ def main(argv=None) -> int:
     if args.misses:
         print("\n" + "\n".join(misses))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
