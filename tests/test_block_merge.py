@@ -280,3 +280,14 @@ def test_an_overload_is_the_one_whose_header_the_block_shows():
     assert not m.pending
     second = before.index("int n")
     assert m.text == before[:second] + before[second:].replace("done();\n", "done();\n        log(n);\n")
+
+
+def test_a_marker_that_ends_a_python_body_keeps_the_rest_of_it():
+    """A chat's `# ... rest of the function unchanged ...` after the lines it changes: the body's end stays."""
+    before = ("def quote(s):\n    if not s:\n        return \"''\"\n    if unsafe(s) is None:\n        return s\n\n"
+              "    return wrap(s)\n\n\ndef other():\n    return 1\n")
+    block = ("def quote(s):\n    if s is None:\n        raise TypeError('None')\n    if not s:\n        return \"''\"\n"
+             "    # ... rest of the function unchanged ...\n")
+    text = merge(before, block, "python").text
+    assert text == before.replace("def quote(s):\n", "def quote(s):\n    if s is None:\n        raise TypeError('None')\n")
+    assert deleted_lines(before, text) == 0

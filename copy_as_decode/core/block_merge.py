@@ -142,9 +142,10 @@ class _Merger:
         header = s.header - 1 - self.offset
         while start < header and (start in self.markers or not self.block[start].strip()):
             start += 1
-        if self.language == "python":  # comments indented into its body after its last statement are its own
+        if self.language == "python":  # comments indented into its body after its last statement are its own,
+            # a lazy marker among them too: "# ... rest of the function unchanged ..." elides the body's end
             k, lead = end, len(_lead(self.dedented[header]))
-            while k < len(self.block) and k not in self.markers and (not self.block[k].strip() or len(
+            while k < len(self.block) and (not self.block[k].strip() or len(
                     _lead(self.dedented[k])) > lead and self.dedented[k].lstrip().startswith("#")):
                 k += 1
                 end = k if self.block[k - 1].strip() else end
