@@ -291,3 +291,10 @@ def test_a_marker_that_ends_a_python_body_keeps_the_rest_of_it():
     text = merge(before, block, "python").text
     assert text == before.replace("def quote(s):\n", "def quote(s):\n    if s is None:\n        raise TypeError('None')\n")
     assert deleted_lines(before, text) == 0
+
+
+def test_imports_in_groups_apart_by_a_blank_line_are_each_placed_alone():
+    """A chat shows the file's import block with one import added: only that one is added, none twice."""
+    before = "import os\nimport re\n\nfrom collections import deque\n\n\ndef f():\n    return deque(os.sep)\n"
+    block = "import os\nimport re\nimport typing\n\nfrom collections import deque\n"
+    assert merge(before, block, "python").text == before.replace("import re\n", "import re\nimport typing\n")

@@ -395,8 +395,11 @@ class _Merger:
         `import` or `require`): at its sorted place when those are sorted, else after the last of them."""
         statements = _imports(self.lines, self.language)
         mine = _imports(self.dedented[a:b], self.language)
-        if not mine or mine[0][0] != 0 or mine[-1][1] < b - a or any(e != s for (_, e, _), (s, _, _) in zip(mine, mine[1:])):
-            mine = [(0, b - a, key)]  # not statements end to end: the run as one
+        def apart(e: int, s: int) -> bool:  # more than blank lines between two statements
+            return any(line.strip() for line in self.dedented[a + e:a + s])
+        if not mine or mine[0][0] != 0 or mine[-1][1] < b - a or \
+                any(apart(e, s) for (_, e, _), (s, _, _) in zip(mine, mine[1:])):
+            mine = [(0, b - a, key)]  # not statements end to end (blank lines between them apart): the run as one
         for s, e, k in mine:
             text = self.dedented[a + s:a + e]
             same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
