@@ -19,17 +19,15 @@ from pathlib import Path
 import llguidance
 import llguidance.hf
 import pytest
+from finished import attempt
 
 from copy_as_decode.bench import engine_process, llama_server
 from copy_as_decode.core import gbnf
-from copy_as_decode.core.contract import SKIPPED, UNPARSED, ContextError, IncompleteEdit
+from copy_as_decode.core.contract import ContextError
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.gbnf import State, request_grammar, state_after
 from copy_as_decode.core.oracle import line_oracle
-from copy_as_decode.core.outline import outline
 from copy_as_decode.core.program import Copy, format_program, parse
-from copy_as_decode.core.resolver import resolve
-from copy_as_decode.core.syntax_check import new_errors
 from copy_as_decode.engine.backends import models
 from copy_as_decode.engine.decoding.tracker import ProgramTracker
 from copy_as_decode.engine.remote import wire
@@ -463,24 +461,6 @@ def test_forced_programs_round_trip_and_prefill_only_new_tokens(engine, qwen_tok
             assert prompt[:len(before)] == before
             assert c.prompt_n == len(prompt) - len(before)  # the prefix cache prefilled only the new tokens
             assert c.cache_n == len(before)
-
-
-def attempt(engine, document, *args, **kwargs):
-    """(program or None, stats): the untrained model may not finish within a small budget, or may finish with
-    an answer that deletes lines the instruction did not ask to remove or that no longer parses; each is an
-    IncompleteEdit that changes nothing. A finished program must resolve."""
-    try:
-        r = engine.edit(document, *args, **kwargs)
-    except IncompleteEdit as e:
-        if e.stop == SKIPPED:
-            assert e.stats.stop == "eos" and "unasked" in str(e)
-        elif e.stop == UNPARSED:
-            assert e.stats.stop == "eos" and new_errors(document, e.text, outline(document)[0])
-        else:
-            assert e.stop == "cap" and e.stats.sampled >= e.limit
-        return None, e.stats
-    assert r.text == resolve(parse(r.program), document) and r.stats.stop == "eos"
-    return r.program, r.stats
 
 
 def test_greedy_program_splices_through_the_prefix_cache(engine, qwen_tokenizer, monkeypatch):
