@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .document import split_lines
+from .document import bare, split_lines
 from .statements import dropped
 
 # An instruction that asks for lines to go; only then may an edit delete at the head or tail.
@@ -26,7 +26,7 @@ _OPEN_FIX = re.compile(r"^\W*fix (?:the |all )?(?:bugs?|errors?|issues?)(?: in [
 
 
 def _bare(text: str) -> list[str]:
-    return [line.rstrip("\r\n") for line in split_lines(text)]
+    return [bare(line) for line in split_lines(text)]
 
 
 def _solid(lines: list[str]) -> int:

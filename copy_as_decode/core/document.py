@@ -20,7 +20,7 @@ def numbered(lines: list[str]) -> str:
     A last line without a newline still ends the view with one, so the prompt stays line-shaped.
     """
     width = len(str(len(lines)))
-    out = [f"{i:>{width}}| {line.rstrip(chr(10)).rstrip(chr(13))}\n" for i, line in enumerate(lines, 1)]
+    out = [f"{i:>{width}}| {bare(line)}\n" for i, line in enumerate(lines, 1)]
     return "".join(out)
 
 
@@ -37,8 +37,8 @@ def with_line_endings(old: str, new: str) -> str:
     dominant = "\r\n" if crlf * 2 > sum(line.endswith("\n") for line in old_lines) else "\n"
     if crlf == 0 and "\r\n" not in new:
         return new
-    bare_old, bare_new = [_bare(line) for line in old_lines], [_bare(line) for line in new_lines]
-    out = [line if not line.endswith("\n") else _bare(line) + dominant for line in new_lines]
+    bare_old, bare_new = [bare(line) for line in old_lines], [bare(line) for line in new_lines]
+    out = [line if not line.endswith("\n") else bare(line) + dominant for line in new_lines]
     for a, b, n in difflib.SequenceMatcher(None, bare_old, bare_new, autojunk=False).get_matching_blocks():
         for k in range(n):
             if new_lines[b + k].endswith("\n") and old_lines[a + k].endswith("\n"):
@@ -46,7 +46,8 @@ def with_line_endings(old: str, new: str) -> str:
     return "".join(out)
 
 
-def _bare(line: str) -> str:
+def bare(line: str) -> str:
+    """A line without its ending ("\\n" or "\\r\\n"): the one way every module strips it."""
     return line.removesuffix("\n").removesuffix("\r")
 
 

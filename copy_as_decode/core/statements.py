@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .document import split_lines
+from .document import bare, split_lines
 from .parsers import GRAMMARS, parse
 
 # tree-sitter's node types that are statements, across grammars: `if_statement`, `lexical_declaration`,
@@ -100,7 +100,7 @@ def dropped(old: str, new: str, language: str | None, ops=None) -> list[Statemen
     if not before or after is None:
         return []
     if ops is None:
-        a, b = [line.rstrip("\r\n") for line in split_lines(old)], [line.rstrip("\r\n") for line in split_lines(new)]
+        a, b = [bare(line) for line in split_lines(old)], [bare(line) for line in split_lines(new)]
         ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     # a statement gone is one whose text the result holds fewer times than the original did, on a changed line
     # or around an insertion; one written is on a line the result changed, or its text is one the result holds

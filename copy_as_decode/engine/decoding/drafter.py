@@ -1,7 +1,7 @@
 """Drafts for the verified selector: the input lines that the output, as aligned so far, would copy next."""
 import bisect
 
-from copy_as_decode.core.document import split_lines
+from copy_as_decode.core.document import bare, split_lines
 from copy_as_decode.core.resolver import indent_width, shift
 from copy_as_decode.engine.prompts.prompt import text_ids
 
@@ -24,7 +24,7 @@ class LineDrafter:
     """
 
     def __init__(self, tok, document: str, k: int = 16, k_min: int = 4, k_max: int = K_MAX):
-        self.tok, self.lines = tok, [line.rstrip("\r\n") for line in split_lines(document)]
+        self.tok, self.lines = tok, [bare(line) for line in split_lines(document)]
         self.k, self.k_min, self.k_max = k, k_min, k_max
         self.anchor = self.cursor = 0
         self.seen = 0  # output characters already aligned
@@ -54,7 +54,7 @@ class LineDrafter:
 
     def _align(self, text: str) -> None:
         while (nl := text.find("\n", self.seen)) >= 0:
-            line = text[self.seen:nl].rstrip("\r")
+            line = bare(text[self.seen:nl + 1])
             self.seen = nl + 1
             match = self._match(line)
             if match is None:
