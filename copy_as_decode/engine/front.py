@@ -3,9 +3,11 @@ context check, timing and stop reasons. An engine supplies only the decodes.
 
 An edit either finishes (stop reason `eos` or `fence`) and returns the edited document, or raises and
 changes nothing: a decode cut off by its budget or the context is never resolved into deletions. A finished
-result passes two checks here, whatever selector made it, before anything is written: it parses where the
-document did (core/syntax_check.py; else stop `unparsed`), and it drops no run of lines nor any statement the
-instruction did not ask to delete (core/deletions.py; else stop `skipped`); both carry the refused text for review.
+result passes two checks here (`checked`), whatever selector made it and whichever door asked (the command
+line, the worker and so the language server, an apply's parts the model places), before anything is written:
+it parses where the document did (core/syntax_check.py; else stop `unparsed`), and it drops no run of lines
+nor any statement the instruction did not ask to delete, in the file nor in any window a windowed edit rewrote
+(core/deletions.py; else stop `skipped`); both carry the refused text for review.
 """
 import threading
 import time
@@ -67,13 +69,7 @@ class EditFront:
         start = time.perf_counter()
         try:
             result = chosen.run(self, request)
-            language = request.language or outline(request.document)[0]
-            if broken := new_errors(request.document, result.text, language):
-                raise IncompleteEdit(UNPARSED, result.stats.budget, result.stats, f"the result no longer parses "
-                                     f"as {language} ({broken[0].describe()})", result.text)
-            if chosen.offered and (dropped := unasked(request.document, result.text, request.instruction, language)):
-                raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's answer deletes "
-                                     + "; ".join(d.describe() for d in dropped) + " unasked", result.text)
+            checked(request, result, chosen.offered)
         except IncompleteEdit as e:  # what ran, and for how long, is part of the report
             e.stats.total_s, e.stats.selector = time.perf_counter() - start, e.stats.selector or name
             raise
@@ -186,6 +182,24 @@ class EditFront:
         """Greedy rewrite of `plan.request.lf` after prompt `plan.ids` (ending with the opening `plan.fence`),
         drafted from the document when `plan.draft`; `stats.stop` says why it ended."""
         raise NotImplementedError
+
+
+def checked(request: EditRequest, result: EditResult, offered: bool) -> None:
+    """Raise IncompleteEdit (the result for review) when a finished result may not be written: a window of a
+    windowed edit that drops lines unasked, each window counted as a file of its own (its head, its tail); a
+    result with parse errors the document did not have; a result that drops lines or statements unasked. A
+    given program fed (`offered` False) is the caller's, not the model's: no deletion is refused there."""
+    language = request.language or outline(request.document)[0]
+    if offered and (dropped := [d.describe(at, "window") for at, old, new in result.rewrites
+                                for d in unasked(old, new, request.instruction)]):
+        raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's rewrite deletes "
+                             + "; ".join(dropped) + " unasked", result.text)
+    if broken := new_errors(request.document, result.text, language):
+        raise IncompleteEdit(UNPARSED, result.stats.budget, result.stats, f"the result no longer parses "
+                             f"as {language} ({broken[0].describe()})", result.text)
+    if offered and (dropped := unasked(request.document, result.text, request.instruction, language)):
+        raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's answer deletes "
+                             + "; ".join(d.describe() for d in dropped) + " unasked", result.text)
 
 
 def _finished(stats: Stats, plan: Budget) -> None:

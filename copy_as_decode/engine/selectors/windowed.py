@@ -22,8 +22,7 @@ import time
 from dataclasses import replace
 
 from copy_as_decode.core import windows
-from copy_as_decode.core.contract import SKIPPED, Hooks, IncompleteEdit
-from copy_as_decode.core.deletions import unasked
+from copy_as_decode.core.contract import Hooks, IncompleteEdit
 from copy_as_decode.core.document import dedent, indent_of, reindent, split_lines
 from copy_as_decode.core.oracle import line_oracle, merged
 from copy_as_decode.core.program import Copy, Gen, Item, format_program
@@ -122,7 +121,7 @@ def edit(front: Front, request: EditRequest, decode: Run = VERIFIED.run) -> Edit
         raise
     total.first_token_s, total.first_line_s = clock.token, clock.line
     moved = next((texts[w] for w in plan.windows if w.to is not None), "")
-    items, after, dropped = [], 1, []
+    items, after, rewrites = [], 1, []
     pending: tuple[int, list[Item]] | None = None  # a moved window's rewrite and the line it goes after
     for w in plan.windows:
         if pending and w.start > pending[0]:
@@ -135,18 +134,17 @@ def edit(front: Front, request: EditRequest, decode: Run = VERIFIED.run) -> Edit
         else:
             new = called(old, w.calls, moved) if w.calls is not None else _put_back(old, texts[w])
             part = _shifted(line_oracle(old, new), w.start - 1)
-        dropped += [d.describe(w.start - 1, "window") for d in unasked(old, new, instruction)]
+        rewrites.append((w.start - 1, old, new))
         items += ([Copy(after, w.start - 1)] if w.start > after else []) + part
         after = w.end + 1
     if pending:
         items, after = _placed(items, after, *pending), pending[0] + 1
     if after <= len(lines):
         items.append(Copy(after, len(lines)))
-    text = request.restore(resolve(items, lines))
-    if dropped:  # a window's own head or tail counts as the file's would (core/deletions.py)
-        raise IncompleteEdit(SKIPPED, total.budget, total, "the model's rewrite deletes " + "; ".join(dropped)
-                             + " unasked", text)
-    return EditResult(text, total, program=format_program(merged(items)))
+    # each window's rewrite goes with the result: its own head or tail counts as the file's would when the
+    # result is checked for unasked deletions (engine/front.py checked)
+    return EditResult(request.restore(resolve(items, lines)), total, program=format_program(merged(items)),
+                      rewrites=rewrites)
 
 
 def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode: Run, clock: _Clock) -> tuple[dict, Stats]:
