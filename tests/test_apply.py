@@ -264,3 +264,21 @@ def test_a_block_ending_in_a_class_attribute_may_be_followed_by_the_file_s_other
     before = "class Config:\n    DEBUG = False\n    TESTING = False\n\n    def load(self):\n        return 1\n"
     block = "class Config:\n    # ... existing code ...\n    DEBUG = True\n"
     assert guarantee(before, [block], before.replace("DEBUG = False", "DEBUG = True"), "python") is None
+
+
+def test_lines_a_marker_keeps_may_not_be_dropped_inside_the_changed_definition():
+    from copy_as_decode.engine.apply import guarantee
+    before = ("def f(x):\n    a = 1\n    b = 2\n    c = 3\n    if x:\n        return a\n    d = 4\n    return d\n\n\n"
+              "def g():\n    return 1\n")
+    block = "def f(x):\n    # ... existing code ...\n    if x is not None:\n        return a\n    # ... rest unchanged ...\n"
+    assert guarantee(before, [block], before.replace("if x:", "if x is not None:"), "python") is None
+    head_lost = before.replace("    a = 1\n    b = 2\n    c = 3\n    if x:", "    if x is not None:")
+    assert "drops `a = 1`, which the block's marker `# ... existing code ...` keeps" in \
+        guarantee(before, [block], head_lost, "python")
+    tail_lost = before.replace("if x:", "if x is not None:").replace("    d = 4\n    return d\n", "")
+    assert "drops `d = 4`, which the block's marker `# ... rest unchanged ...` keeps" in \
+        guarantee(before, [block], tail_lost, "python")
+    # between two lines the block shows with no marker, the file's lines are the block's to replace
+    shown = "def f(x):\n    a = 1\n    if x is not None:\n        return a\n    # ... rest unchanged ...\n"
+    assert guarantee(before, [shown], before.replace("    b = 2\n    c = 3\n    if x:", "    if x is not None:"),
+                     "python") is None

@@ -2,9 +2,11 @@
 (core/block_merge.py), the model only for the parts whose place the blocks do not say, and one guarantee checked
 on the result before anything is written.
 
-`apply(document, answer, engine, language=..., path=...)` is the one entry point: the CLI, the worker (the
-language server's and the editors' apply) and the HTTP apply endpoint call it. `answer` is what the user pasted:
-a chat's whole answer (prose, several fenced blocks, usage examples, blocks for other files) or one bare block.
+`apply(request, engine)` is the one entry point: the CLI, the worker (the language server's and the editors'
+apply) and the HTTP apply endpoint each read an engine.request.EditRequest whose `block` is what the user
+pasted: a chat's whole answer (prose, several fenced blocks, usage examples, blocks for other files) or one bare
+block. The answer is read, merged and checked here once, with "\n" line endings (the request's `lf`); the
+result gets the document's endings back at the end.
 
 Each part the merge leaves pending is a windowed edit of the merged file: the lines the part belongs to (the
 function or class it sits in, found again by name in the merged file) are rewritten by the model with the
@@ -15,8 +17,8 @@ no forward pass.
 
 The guarantee (`guarantee`), whatever wrote the result: every code line of every merged block is in it, in the
 block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
-assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands; a file
-that parsed still parses; no run of blank lines the file and the blocks lack; a block's last `return`, with no
+assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands, and no file
+line a marker stands for is dropped; a file that parsed still parses; no run of blank lines the file and the blocks lack; a block's last `return`, with no
 marker after it, not followed by more of its body. A result that fails it is not written: IncompleteEdit (stop
 SKIPPED, the CLI's exit code 3) with the reason and the result for review. A result equal to the file is `unchanged` (the block is
 already there): AppliedResult.unchanged, the CLI's exit code 4.
@@ -27,11 +29,12 @@ import time
 from collections.abc import Callable
 
 from copy_as_decode.core import block_merge, chat_answer, lazy_block
-from copy_as_decode.core.contract import EOS, SKIPPED, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import EOS, SKIPPED, IncompleteEdit
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import Symbol, outline
 from copy_as_decode.core.syntax_check import errors, new_errors
 from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.request import EditRequest
 from copy_as_decode.engine.result import EditResult
 
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
@@ -62,25 +65,25 @@ def instruction(part: str) -> str:
             "lines that stay as they are; change nothing else:\n```\n" + part.rstrip("\n") + "\n```")
 
 
-def apply(document: str, answer: str, engine: Callable[[], object] | None = None, *, language: str | None = None,
-          path: str | None = None, hooks: Hooks = Hooks(), max_new_tokens: int | None = None,
-          lines: tuple[int, int] | None = None) -> AppliedResult:
-    """The document with the answer's blocks for it merged in. `engine()` gives the model's engine (an
-    engine.front.EditFront), called only when a part needs the model; without one such a block raises
-    MergeError. `path` (the file's, when known) tells an answer's blocks for other files apart. `lines` (the
-    editor's selection, 1-based, inclusive) is where a part goes whose place the block does not say.
+def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> AppliedResult:
+    """The request's document with its answer's (`block`'s) blocks for it merged in. `engine()` gives the
+    model's engine (an engine.front.EditFront), called only when a part needs the model; without one such a
+    block raises MergeError. The request's `path` (the file's, when known) tells an answer's blocks for other
+    files apart; its `lines` (the editor's selection) are where a part goes whose place the block does not say;
+    its `language`, `hooks` and `max_new_tokens` are the model's edit's.
 
     Raises MergeError (no block for this file, nothing to place, a part whose place is not certain and no
     model), IncompleteEdit (stop SKIPPED: the result breaks the guarantee; `text` holds it for review) or what
     the model's edit raises (engine/front.py: IncompleteEdit when it does not finish or deletes unasked)."""
     start = time.perf_counter()
-    read = chat_answer.read(answer, document, language, path)
+    document, language, hooks = request.lf, request.language, request.hooks
+    read = chat_answer.read(request.block, document, language, request.path)
     left_out = [b.describe() for b in read.left_out]
     changes = read.changes
     if not changes:
         raise block_merge.MergeError("the answer holds no code block for this file"
                                      + (" (" + "; ".join(left_out) + ")" if left_out else ""))
-    language = language or block_merge.outlined(document.replace("\r\n", "\n"), None)[0]
+    language = language or block_merge.outlined(document, None)[0]
     stats = Stats(selector=MERGE, stop=EOS)
     placed: list[str] = []
     touched: set[str] = set()
@@ -99,9 +102,9 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
         for part in merged.pending:
             hooks.check()
             front = front or engine()
-            window = _window(text, part, merged.language) or lines
+            window = _window(text, part, merged.language) or request.lines
             result = front.edit(text, instruction(part.text), "windowed", lines=window, language=merged.language,
-                                hooks=hooks, max_new_tokens=max_new_tokens, drafts=part.text)
+                                hooks=hooks, max_new_tokens=request.max_new_tokens, drafts=part.text)
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
             took = result.stats.windows or window
@@ -114,17 +117,17 @@ def apply(document: str, answer: str, engine: Callable[[], object] | None = None
     stats.windows = "; ".join(placed + model_parts)
     stats.total_s = time.perf_counter() - start
     if why := guarantee(document, [b.text for b in changes], text, language, touched):
-        raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=text)
+        raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=request.restore(text))
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
-    return AppliedResult(text, stats, document, left_out, model_parts, candidates)
+    return AppliedResult(request.restore(text), stats, request.document, left_out, model_parts, candidates)
 
 
 def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple[int, int] | None:
     """The lines of the merged `text` a pending part belongs to: its symbol found again by name (the merge
     moved lines), else its window as given, else None (the model's windowed edit finds the place)."""
     if part.symbol is not None:
-        found = [s for s in outline(text.replace("\r\n", "\n"), language)[1] if s.qualname == part.symbol]
+        found = [s for s in outline(text, language)[1] if s.qualname == part.symbol]
         if len(found) == 1:
             return found[0].start, found[0].end
     n = len(split_lines(text))
@@ -154,8 +157,8 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None,
     code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()] for r in reads]
     have = [line.strip() for line in split_lines(new)]
     for lines in code:
-        if (missing := _first_missing([x.strip() for x in lines], have)) is not None:
-            return f"the block's line `{missing[:60]}` is not in the result"
+        if missing := _unmatched([x.strip() for x in lines], have):
+            return f"the block's line `{missing[0][:60]}` is not in the result"
     own = {line.strip() for line in split_lines(doc)}
     markers = {split_lines(r.text)[k].strip() for r in reads for k in r.markers}
     if leaked := [x for x in have if x in markers and x not in own]:
@@ -181,7 +184,7 @@ def guarantee(document: str, blocks: list[str], text: str, language: str | None,
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
-    return _blank_lines(doc, reads, new, language) or _runs_on(reads, new, language)
+    return _blank_lines(doc, reads, new, language) or _runs_on(reads, new, language) or _elided(a, reads, new)
 
 
 def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
@@ -228,6 +231,88 @@ def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> s
     return None
 
 
+def _elided(a: list[str], reads: list[lazy_block.Block], new: str) -> str | None:
+    """Why the result drops file lines that a block's marker keeps, or None. A marker stands for the file's
+    lines between the nearest block lines around it that the result kept as file lines: those stay, but for as
+    many as the block's new lines between them may replace. A marker after the block's last such line (before
+    its first), indented into a body, keeps the rest (the start) of that body. (Within the definitions the
+    blocks name the other checks let any line change: a merge that put a marker's span in the block's place
+    would lose those lines silently.)"""
+    b = split_lines(new)
+    kept = _kept(a, b)
+    for r in reads:
+        lines = split_lines(r.text)
+        code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
+        at, pos = -1, {}
+        for k in code:
+            at = next((j for j in range(at + 1, len(b)) if b[j].strip() == lines[k].strip()), None)
+            if at is None:
+                return None  # the block's lines are not all in order: the first check says so
+            pos[k] = at
+        for m in sorted(r.markers):
+            (u, du, new_before), (v, dv, new_after) = (_anchor(m, step, len(lines), r.markers, pos, kept)
+                                                       for step in (-1, 1))
+            depth = len(block_merge._lead(lines[m]))
+            if du is not None and dv is not None:
+                span = range(du + 1, dv)
+            elif du is not None and v is None and depth:
+                span = _body(a, range(du + 1, len(a)), depth)
+            elif dv is not None and u is None and depth:
+                span = _body(a, range(dv - 1, -1, -1), depth)
+            else:
+                continue
+            lo, hi = (pos[u] + 1 if u is not None else 0), (pos[v] if v is not None else len(b))
+            lost = _unmatched([a[k].strip() for k in sorted(span) if a[k].strip()], [x.strip() for x in b[lo:hi]])
+            if len(lost) > new_before + new_after:
+                return f"the result drops `{lost[0][:60]}`, which the block's marker `{lines[m].strip()[:40]}` keeps"
+    return None
+
+
+def _anchor(m: int, step: int, n: int, markers: frozenset, pos: dict[int, int],
+            kept: dict[int, int]) -> tuple[int | None, int | None, int]:
+    """From marker m, walking the block's lines one way (`step`) up to another marker or the block's end: the
+    first code line the result kept as a file line (its block index and file index, or None and None), and
+    how many new lines (the block's, not the file's) lie before it."""
+    made, k = 0, m + step
+    while 0 <= k < n and k not in markers:
+        if k in pos:
+            if (d := kept.get(pos[k])) is not None:
+                return k, d, made
+            made += 1
+        k += step
+    return None, None, made
+
+
+def _unmatched(want: list[str], have: list[str]) -> list[str]:
+    """The lines of `want` that `have` does not hold, matched in order (each line of `have` used once)."""
+    out, at = [], 0
+    for w in want:
+        try:
+            at = have.index(w, at) + 1
+        except ValueError:
+            out.append(w)
+    return out
+
+
+def _body(a: list[str], walk: range, depth: int) -> list[int]:
+    """The file lines from `walk`'s start on (either way) indented at least `depth`: a body's rest or start."""
+    out = []
+    for k in walk:
+        if a[k].strip() and len(block_merge._lead(a[k])) < depth:
+            break
+        out.append(k)
+    return out
+
+
+def _kept(a: list[str], b: list[str]) -> dict[int, int]:
+    """Result line index -> the file line index it is (lines equal when stripped, aligned as _changed aligns)."""
+    head, tail, matcher = _aligned(a, b)
+    out = {k: k for k in range(head)} | {len(b) - 1 - t: len(a) - 1 - t for t in range(tail)}
+    for i, j, n in matcher.get_matching_blocks():
+        out.update({head + j + t: head + i + t for t in range(n)})
+    return out
+
+
 def _placed(want: list[str], have: list[str]) -> int | None:
     """The index in `have` of `want`'s last line, `want` matched in order (stripped), or None."""
     at = -1
@@ -240,8 +325,16 @@ def _placed(want: list[str], have: list[str]) -> int | None:
 
 def _changed(a: list[str], b: list[str], where: bool = False) -> list[tuple]:
     """The changed runs from lines `a` to `b` (compared stripped): (old lines, new lines), or with `where`
-    (the first old line's index, old lines, new lines). The common head and tail are cut first, so a long
-    file costs a short diff."""
+    (the first old line's index, old lines, new lines)."""
+    head, tail, matcher = _aligned(a, b)
+    x, y = a[head:len(a) - tail], b[head:len(b) - tail]
+    return [((head + i1,) if where else ()) + (x[i1:i2], y[j1:j2])
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _aligned(a: list[str], b: list[str]) -> tuple[int, int, difflib.SequenceMatcher]:
+    """Lines `a` and `b` aligned (compared stripped): the common head's and tail's lengths, and a matcher of
+    what lies between. The head and tail are cut first, so a long file costs a short diff."""
     head = 0
     while head < min(len(a), len(b)) and a[head].strip() == b[head].strip():
         head += 1
@@ -249,19 +342,7 @@ def _changed(a: list[str], b: list[str], where: bool = False) -> list[tuple]:
     while tail < min(len(a), len(b)) - head and a[-1 - tail].strip() == b[-1 - tail].strip():
         tail += 1
     x, y = a[head:len(a) - tail], b[head:len(b) - tail]
-    ops = difflib.SequenceMatcher(None, [s.strip() for s in x], [s.strip() for s in y], autojunk=False).get_opcodes()
-    return [((head + i1,) if where else ()) + (x[i1:i2], y[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
-
-
-def _first_missing(want: list[str], have: list[str]) -> str | None:
-    """The first of `want` that `have` does not hold after the ones before it (in order), or None."""
-    at = 0
-    for w in want:
-        try:
-            at = have.index(w, at) + 1
-        except ValueError:
-            return w
-    return None
+    return head, tail, difflib.SequenceMatcher(None, [s.strip() for s in x], [s.strip() for s in y], autojunk=False)
 
 
 _KEYWORDS = {"if", "for", "while", "switch", "catch", "with", "elif", "else", "return", "function", "try", "except",
