@@ -616,3 +616,9 @@ impl BufMut for Vec<u8> {
     # the declaration named by its own qualname is still the window
     plan = windows.find(source, "Fix `BufMut::chunk_mut`.", language="rust", min_lines=1)
     assert [(w.start, w.names) for w in plan.windows] == [(2, ("BufMut.chunk_mut",))], plan.reason
+
+
+def test_a_java_constructor_pasted_without_its_class_is_a_method_of_its_name():
+    # tree-sitter reads it as a method whose type is the class and whose name is missing
+    block = "    public Deque(Collection<? extends E> c) {\n        this();\n        addAll(c);\n    }\n"
+    assert [(s.name, s.kind, s.start, s.end) for s in outline(block, "java")[1]] == [("Deque", "method", 1, 4)]

@@ -201,6 +201,8 @@ def tagged(document: str, language: str) -> list[Symbol]:
         while node.parent is not None and node.parent.type in _WRAPPERS:
             node = node.parent
         written = captures["name"][0].text.decode()
+        if not written and (typed := captures[f"definition.{kind}"][0].child_by_field_name("type")) is not None:
+            written = typed.text.decode()  # a Java constructor pasted without its class: a method, its name missing
         scope = [n.text.decode() for n in captures.get("scope", [])[:1]]
         *outer, name = [part for part in _SCOPES.split(_written(written)) if part] or [written]
         header = captures["name"][0].start_point[0] + written[:max(0, written.rfind(name))].count("\n") + 1
