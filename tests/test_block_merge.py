@@ -282,6 +282,25 @@ def test_an_overload_is_the_one_whose_header_the_block_shows():
     assert m.text == before[:second] + before[second:].replace("done();\n", "done();\n        log(n);\n")
 
 
+def test_an_overload_an_inner_class_repeats_is_the_one_whose_lines_the_block_shows():
+    """Two definitions share the block's header (a list's `addAll(int, c)` and its sublist's): of those, the one
+    holding the block's context lines, though a third overload holds nearly as many."""
+    mine = "        mark();\n        int n = a.length;\n        if (n == 0)\n            return false;\n"
+    before = (f"class List {{\n    boolean add(Bag c) {{\n{mine}        copy(c);\n        return true;\n    }}\n\n"
+              f"    boolean add(int i, Bag c) {{\n        check(i);\n{mine}        move(i);\n        return true;\n    }}\n\n"
+              "    class Sub {\n        boolean add(int i, Bag c) {\n            check(i);\n            return false;\n"
+              "        }\n    }\n}\n")
+    block = ("    boolean add(int i, Bag c) {\n        // ... existing code ...\n        mark();\n        int n = a.length;\n"
+             "        if (i < 0) {\n            throw new IllegalArgumentException();\n        }\n        if (n == 0)\n"
+             "            return false;\n        // ... existing code ...\n    }\n")
+    m = merge(before, block, "java")
+    assert not m.pending
+    second = before.index("int i, Bag c")
+    assert m.text == before[:second] + before[second:].replace(
+        "        if (n == 0)\n", "        if (i < 0) {\n            throw new IllegalArgumentException();\n        }\n"
+        "        if (n == 0)\n", 1)
+
+
 def test_a_marker_that_ends_a_python_body_keeps_the_rest_of_it():
     """A chat's `# ... rest of the function unchanged ...` after the lines it changes: the body's end stays."""
     before = ("def quote(s):\n    if not s:\n        return \"''\"\n    if unsafe(s) is None:\n        return s\n\n"

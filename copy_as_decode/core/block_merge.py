@@ -218,10 +218,9 @@ class _Merger:
                     any(g.parent == f.parent and g.name == c.name for c in self._children(s.parent) if c is not s
                         for g in self.symbols)]
             scope = near if len(near) == 1 else scope
-        if len(scope) > 1:  # overloads: the one whose header (its parameters) is the block's, when one is
+        if len(scope) > 1:  # overloads: those whose header (its parameters) is the block's, when any is
             header = self.dedented[s.header - 1 - self.offset].strip()
-            scope = [f for f in scope if self.lines[f.header - 1].strip() == header] if \
-                sum(self.lines[f.header - 1].strip() == header for f in scope) == 1 else scope
+            scope = [f for f in scope if self.lines[f.header - 1].strip() == header] or scope
         if len(scope) > 1:
             scope = self._likest_symbol(s, scope)
         if len(scope) > 1:  # alike: the one in the class the answer's prose names ("in `EmailStr`")
