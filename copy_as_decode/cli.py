@@ -17,8 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from copy_as_decode.core import contract, languages
-from copy_as_decode.engine import defaults
-from copy_as_decode.engine.backend import add_arguments, budget, make_engine
+from copy_as_decode.engine.make import make_engine
+from copy_as_decode.engine.options import DEFAULT_MODEL, EDIT, WORKER, add_arguments, budget
 
 BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "edit": "edit_bench",
            "lsp-latency": "lsp_latency", "serve": "serve_bench", "forwards": "forwards", "apply": "apply_bench",
@@ -26,7 +26,7 @@ BENCHES = {"ceiling": "ceiling", "roundtrip": "roundtrip", "kernel": "kernel", "
 
 
 OWN_PARSERS = {"serve": "copy_as_decode.server.lsp", "serve-apply": "copy_as_decode.server.apply_endpoint",
-               "train": "copy_as_decode.train.cli"}
+               "train": "copy_as_decode.train.commands"}
 
 
 class UserError(contract.EditError):
@@ -173,8 +173,7 @@ def cmd_edit(args) -> int:
     from copy_as_decode.engine.request import EditRequest
     from copy_as_decode.engine.selectors import edits_windows
     request = engine.resolve(EditRequest(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
-                                         temperature=args.temperature, lines=args.lines, at=args.at,
-                                         language=language_of(args.path)))
+                                         lines=args.lines, at=args.at, language=language_of(args.path)))
     bar = Bar(request.selector)
     try:
         if edits_windows(request.selector) and request.lines is None and request.at is None:
@@ -197,8 +196,6 @@ def cmd_edit(args) -> int:
         print(f"copy-as-decode: no change: the model answered {what} as it was; nothing was written", file=sys.stderr)
         return contract.EXIT_UNCHANGED
     put_result(args, document, result.text)
-    if args.show_program:
-        print(result.program, file=sys.stderr)
     s = result.stats
     print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + "
           f"{s.spliced} copied tokens in {s.forwards} forwards, "
@@ -317,10 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")
-    s.add_argument("--temperature", type=float, default=0.0)
     s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
-    s.add_argument("--show-program", action="store_true", help="print the copy/gen program on stderr")
-    add_arguments(s)
+    add_arguments(s, EDIT)
     s.set_defaults(func=cmd_edit)
 
     s = sub.add_parser("apply", help="merge a chat's answer (its code blocks for this file, lazy markers allowed) "
@@ -332,11 +327,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="place only what the parser can; a block whose place is not certain fails (exit code 2)")
     s.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on tokens the model samples for the parts it places")
-    add_arguments(s)
+    add_arguments(s, EDIT)
     s.set_defaults(func=cmd_apply)
 
     s = sub.add_parser("worker", help="serve edits over JSON-RPC on stdio (docs/worker-protocol.md)")
-    add_arguments(s)
+    add_arguments(s, WORKER)
     s.set_defaults(func=cmd_worker)
 
     s = sub.add_parser("serve", help="run the language server (stdio; --tcp for debugging)", add_help=False)
@@ -351,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("models", help="list or install built-in models")
     s.add_argument("action", choices=("list", "install"))
-    s.add_argument("name", nargs="?", default=defaults.DEFAULT_MODEL)
+    s.add_argument("name", nargs="?", default=DEFAULT_MODEL)
     s.set_defaults(func=cmd_models)
 
     s = sub.add_parser("bench", help="benchmarks: print a table, write JSON")

@@ -7,8 +7,8 @@ import sys
 
 from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
 from copy_as_decode.engine.backends import models
-from copy_as_decode.engine.defaults import DEFAULT_MODEL
-from copy_as_decode.engine.remote.engine import RemoteEngine, RemoteError
+from copy_as_decode.engine.options import DEFAULT_MODEL
+from copy_as_decode.engine.remote.client import RemoteEngine, RemoteError
 
 
 def main() -> int:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the selector registry (engine/selectors/) into the VS Code extension's `copyAsDecode.selector`
-setting, and the engine's backends and remote wire formats (engine/backend.py, engine/remote/dialects.py) into
-`copyAsDecode.backend` and `copyAsDecode.api`, so the editor offers what the engine has. `--check` only says
-whether the file is in step (the test suite runs it)."""
+setting, and the engine's options that are settings (engine/options.py OPTIONS) into theirs: the values each
+takes and its default (the server's, server/settings.py), with what each choice of `copyAsDecode.inference` and
+`copyAsDecode.api` means, so the editor offers what the engine has. `--check` only says whether the file is in
+step (the test suite runs it)."""
 import json
 import sys
 from pathlib import Path
@@ -18,8 +19,9 @@ def selector_setting() -> dict:
             "default": DEFAULT_SELECTOR, "markdownDescription": "How the edit program is chosen."}
 
 
-# What each backend and wire format means, for the settings editor; a name missing here fails the sync.
-BACKEND_HELP = {"local": "the model runs in the worker, on this machine",
+# What each place the model runs and each wire format means, for the settings editor; a name missing here fails
+# the sync.
+INFERENCE_HELP = {"local": "the model runs in the worker, on this machine",
                 "remote": "edits decode on the inference server at `copyAsDecode.endpoint` (llama-server, vLLM, SGLang)"}
 API_HELP = {"auto": "asked from the server (llama.cpp's own API when it is llama-server)",
             "llama.cpp": "llama-server's native `/completion` (token ids back, prefix-cache figures)",
@@ -32,9 +34,9 @@ def choice_setting(names, help: dict, default_help: str, description: str) -> di
             "default": "", "markdownDescription": description}
 
 
-def backend_setting() -> dict:
-    from copy_as_decode.engine.backend import BACKEND_ENV, BACKENDS
-    return choice_setting(BACKENDS, BACKEND_HELP, f"the worker's default (`${BACKEND_ENV}`, else `local`)",
+def inference_setting() -> dict:
+    from copy_as_decode.engine.options import INFERENCE, INFERENCE_ENV
+    return choice_setting(INFERENCE, INFERENCE_HELP, f"the worker's default (`${INFERENCE_ENV}`, else `local`)",
                           "Where the model runs. `remote`: on an inference server you run (llama-server, vLLM, "
                           "SGLang) at `#copyAsDecode.endpoint#`; `#copyAsDecode.model#` then names the local "
                           "tokenizer, which must be the served model's. Changing it restarts the model worker.")
@@ -43,15 +45,27 @@ def backend_setting() -> dict:
 def api_setting() -> dict:
     from copy_as_decode.engine.remote.dialects import APIS
     return choice_setting(APIS, API_HELP, "the worker's default (`auto`)",
-                          "With `#copyAsDecode.backend#` `remote`: the server's wire format.")
+                          "With `#copyAsDecode.inference#` `remote`: the server's wire format.")
+
+
+def engine_settings(properties: dict) -> None:
+    """Each engine option's setting takes the option's choices (or empty: the worker's default) and starts at the
+    server's default."""
+    from copy_as_decode.server.settings import ENGINE, SECTION, Settings
+    for name, option in ENGINE.items():
+        entry = properties[f"{SECTION}.{option.setting}"]
+        if option.allowed() is not None:
+            entry["enum"] = ["", *option.allowed()]
+        entry["default"] = getattr(Settings(), name)
 
 
 def synced(text: str) -> str:
     package = json.loads(text)
     properties = package["contributes"]["configuration"]["properties"]
     properties["copyAsDecode.selector"] = selector_setting()
-    properties["copyAsDecode.backend"] = backend_setting()
+    properties["copyAsDecode.inference"] = inference_setting()
     properties["copyAsDecode.api"] = api_setting()
+    engine_settings(properties)
     return json.dumps(package, indent=2) + "\n"
 
 
@@ -60,7 +74,7 @@ def main() -> int:
     if synced(text) == text:
         return 0
     if "--check" in sys.argv:
-        print(f"{PACKAGE} is not in step with the engine (selectors, backends, wire formats): "
+        print(f"{PACKAGE} is not in step with the engine (selectors, the engine's options): "
               "run scripts/sync-vscode-settings.py", file=sys.stderr)
         return 1
     PACKAGE.write_text(synced(text))

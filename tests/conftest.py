@@ -15,8 +15,8 @@ def qwen_tokenizer():
 @pytest.fixture(scope="session")
 def tiny_engine():
     """A seeded 2-layer random Qwen2 with the real tokenizer, fp32 on CPU: fast and deterministic."""
-    from copy_as_decode.engine.engine import Engine
-    return Engine("tiny", device="cpu", dtype="float32")
+    from copy_as_decode.engine.local import LocalEngine
+    return LocalEngine("tiny", device="cpu", dtype="float32")
 
 
 @pytest.fixture(scope="session")

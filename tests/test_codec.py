@@ -79,7 +79,7 @@ def test_the_engines_forced_edit_feeds_the_training_sequence(tiny_engine, monkey
 def test_the_remote_forced_edit_sends_the_training_sequence(qwen_tokenizer):
     from test_remote import MODEL, FakeEngine
 
-    from copy_as_decode.engine.remote.engine import RemoteEngine
+    from copy_as_decode.engine.remote.client import RemoteEngine
     fake = FakeEngine(qwen_tokenizer)
     try:
         fake.script = [("", "limit")] * (sum(isinstance(item, Copy) for item in PROGRAM) + 1)

@@ -21,7 +21,7 @@ builtins.__import__ = _refuse
 """
 
 # every module the default edit loads, the llama.cpp backend and the tokenizer on its vocabulary included
-MODULES = ["copy_as_decode.cli", "copy_as_decode.engine.engine", "copy_as_decode.engine.worker",
+MODULES = ["copy_as_decode.cli", "copy_as_decode.engine.local", "copy_as_decode.engine.worker",
            "copy_as_decode.engine.selectors", "copy_as_decode.engine.backends.llama_cpp",
            "copy_as_decode.engine.backends.llama_vocab", "copy_as_decode.engine.backends.decode_backend",
            "copy_as_decode.engine.backends.models", "copy_as_decode.engine.decoding.decode",

@@ -379,8 +379,8 @@ def test_document_over_context_is_refused(tiny_engine):
 def test_a_bfloat16_prefill_keeps_verified_equal_to_full(humanevalfix_python):
     """Prompts prefilled by a bfloat16 copy of the model, decoded in float32: the prompt cache keeps bfloat16
     entries, each decode starts from a float32 copy of the same entry, so verified still equals full."""
-    from copy_as_decode.engine.engine import Engine
-    engine = Engine("tiny", device="cpu", dtype="float32", prefill_dtype="bfloat16")
+    from copy_as_decode.engine.local import LocalEngine
+    engine = LocalEngine("tiny", device="cpu", dtype="float32", prefill_dtype="bfloat16")
     assert next(engine.prefill_model.parameters()).dtype == torch.bfloat16
     case, n = humanevalfix_python[7], 48
     ids, _ = prompt.rewrite_prompt(engine.tok, case.before, case.instruction)

@@ -31,6 +31,6 @@ def test_unknown_rule_is_refused():
     with pytest.raises(ValueError, match="cover-to-end"):
         program_matcher(None, 5, "nope")
     assert "default" in RULES
-    from copy_as_decode.engine.engine import Engine
+    from copy_as_decode.engine.local import LocalEngine
     with pytest.raises(ValueError, match="unknown grammar rule"):
-        Engine("tiny", grammar_rule="nope")
+        LocalEngine("tiny", grammar_rule="nope")

@@ -32,8 +32,8 @@ DOCUMENT = CODE + "".join(f"\n\ndef plus_{i}(x):\n    return x + {i}\n" for i in
 
 @pytest.fixture(scope="module")
 def engine():
-    from copy_as_decode.engine.engine import Engine
-    return Engine(MODEL, threads=2)
+    from copy_as_decode.engine.local import LocalEngine
+    return LocalEngine(MODEL, threads=2)
 
 
 def test_auto_runs_the_shipped_gguf_unless_a_torch_dtype_is_asked_for(engine):

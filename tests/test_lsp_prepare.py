@@ -1,6 +1,6 @@
 """copyAsDecode.prepare through the real language server with tests/fake_worker.py as the worker: the place it
 forwards, that a change of the document drops it, that a newer one replaces it, and that an edit never waits
-for one (engine/prompts/prepare.py reads the window; here the worker only answers)."""
+for one (engine/read_ahead.py reads the window; here the worker only answers)."""
 import asyncio
 
 import pytest

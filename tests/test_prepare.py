@@ -1,4 +1,4 @@
-"""Reading the window before the instruction (engine/prompts/prepare.py): what is prefilled, that the edit after it
+"""Reading the window before the instruction (engine/read_ahead.py): what is prefilled, that the edit after it
 reads only the rest and writes what a cold edit in the same layout writes, and that a prepare gives way."""
 import json
 import os
@@ -9,7 +9,7 @@ import pytest
 
 from copy_as_decode.core.contract import Cancelled, Hooks, IncompleteEdit
 from copy_as_decode.engine.prompts import prompt
-from copy_as_decode.engine.prompts.prepare import PIECE, prepare
+from copy_as_decode.engine.read_ahead import PIECE, prepare
 from copy_as_decode.engine.worker import Worker
 
 FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))

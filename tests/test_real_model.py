@@ -10,8 +10,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not models.is_installed("qwen
 
 @pytest.fixture(scope="module")
 def qwen():
-    from copy_as_decode.engine.engine import Engine
-    return Engine("qwen2.5-coder-0.5b", device="cpu", dtype="float32")
+    from copy_as_decode.engine.local import LocalEngine
+    return LocalEngine("qwen2.5-coder-0.5b", device="cpu", dtype="float32")
 
 
 @pytest.mark.parametrize("k", [0, 57, 120])

@@ -31,7 +31,7 @@ from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.engine.backends import models
 from copy_as_decode.engine.decoding.tracker import ProgramTracker
 from copy_as_decode.engine.remote import wire
-from copy_as_decode.engine.remote.engine import (
+from copy_as_decode.engine.remote.client import (
     EngineTimeout,
     EngineUnreachable,
     GrammarRefused,
@@ -331,7 +331,7 @@ def test_context_is_checked_before_sending(fake, qwen_tokenizer):
 def test_make_engine_picks_the_backend(fake, qwen_tokenizer):
     from types import SimpleNamespace
 
-    from copy_as_decode.engine.backend import make_engine
+    from copy_as_decode.engine.make import make_engine
     e = make_engine(SimpleNamespace(backend="remote", endpoint=fake.url, model=MODEL, api="auto"))
     assert isinstance(e, RemoteEngine) and e.api == "llama.cpp" and e.tokenizer_verified
     with pytest.raises(ValueError, match="needs an endpoint"):
@@ -390,7 +390,7 @@ def test_a_remote_worker_never_imports_torch(fake, qwen_tokenizer):
     assert replies[0]["result"]["device"] == "remote (llama.cpp)"
     assert [replies[k]["result"]["text"] for k in range(1, len(edits) + 1)] == [GOLD] * len(edits), replies
     imported = [line.rsplit("|", 1)[1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")]
-    assert "copy_as_decode.engine.remote.engine" in imported and "transformers" in imported
+    assert "copy_as_decode.engine.remote.client" in imported and "transformers" in imported
     assert not [m for m in imported if m.split(".")[0] == "torch"]
 
 

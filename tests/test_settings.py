@@ -1,5 +1,5 @@
-"""The server's settings for the engine the worker runs: `backend`, `endpoint` and `api` become the worker's
-`--backend`, `--endpoint` and `--api`, a bad value is refused with a message that names the setting, and a
+"""The server's settings for the engine the worker runs: `inference`, `endpoint` and `api` become the worker's
+`--inference`, `--endpoint` and `--api`, a bad value is refused with a message that names the setting, and a
 change restarts the worker. (The other settings: test_lsp_units.py.)"""
 import argparse
 import json
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from copy_as_decode.engine.backend import add_arguments
+from copy_as_decode.engine.options import add_arguments
 from copy_as_decode.server.settings import KEYS, SECTION, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,32 +18,32 @@ WORKER = [sys.executable, "-m", "copy_as_decode.cli", "worker"]
 
 def test_defaults_leave_the_engine_to_the_worker():
     s = Settings()
-    assert (s.backend, s.endpoint, s.api) == ("", "", "")
-    assert s.command() == [*WORKER, "--model", "qwen2.5-coder-1.5b"]  # $COPY_AS_DECODE_BACKEND etc. still apply
+    assert (s.inference, s.endpoint, s.api) == ("", "", "")
+    assert s.command() == [*WORKER, "--model", "qwen2.5-coder-1.5b"]  # $COPY_AS_DECODE_INFERENCE etc. still apply
 
 
 def test_remote_settings_make_the_worker_flags():
-    s, errors = Settings().merged({SECTION: {"backend": "remote", "endpoint": "http://127.0.0.1:8080",
+    s, errors = Settings().merged({SECTION: {"inference": "remote", "endpoint": "http://127.0.0.1:8080",
                                              "model": "qwen2.5-coder-0.5b", "api": "llama.cpp"}})
     assert errors == []
-    assert s.command() == [*WORKER, "--model", "qwen2.5-coder-0.5b", "--backend", "remote",
+    assert s.command() == [*WORKER, "--model", "qwen2.5-coder-0.5b", "--inference", "remote",
                            "--endpoint", "http://127.0.0.1:8080", "--api", "llama.cpp"]
     # after a worker command of the user's own (options it holds stay in front of the appended ones)
     s2 = s.merged({"workerCommand": ["copy-as-decode", "worker", "--no-tokenizer-check"], "api": ""})[0]
     assert s2.command() == ["copy-as-decode", "worker", "--no-tokenizer-check", "--model", "qwen2.5-coder-0.5b",
-                            "--backend", "remote", "--endpoint", "http://127.0.0.1:8080"]
-    local = Settings().merged({"backend": "local"})[0]
-    assert local.command()[-2:] == ["--backend", "local"]
+                            "--inference", "remote", "--endpoint", "http://127.0.0.1:8080"]
+    local = Settings().merged({"inference": "local"})[0]
+    assert local.command()[-2:] == ["--inference", "local"]
 
 
 def test_the_worker_parses_the_command():
-    """The flags as the worker's own parser (engine/backend.py add_arguments) reads them."""
-    s = Settings().merged({"backend": "remote", "endpoint": "https://gpu-box:8000/v1", "api": "openai",
+    """The flags as the worker's own parser (engine/options.py add_arguments) reads them."""
+    s = Settings().merged({"inference": "remote", "endpoint": "https://gpu-box:8000/v1", "api": "openai",
                            "model": "qwen2.5-coder-0.5b", "quant": "gguf"})[0]
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args(s.command()[len(WORKER):])
-    assert (args.backend, args.endpoint, args.api, args.model, args.quant) == (
+    assert (args.inference, args.endpoint, args.api, args.model, args.quant) == (
         "remote", "https://gpu-box:8000/v1", "openai", "qwen2.5-coder-0.5b", "gguf")
 
 
@@ -73,24 +73,24 @@ def test_endpoint_refuses_other_values(url):
         assert "http://" in error and "https://" in error
 
 
-def test_backend_and_api_values():
-    for bad in ({"backend": "cloud"}, {"backend": 1}, {"api": "grpc"}):
+def test_inference_and_api_values():
+    for bad in ({"inference": "cloud"}, {"inference": 1}, {"api": "grpc"}):
         new, [error] = Settings().merged(bad)
         key = next(iter(bad))
         assert new == Settings() and error.startswith(f"{SECTION}.{key} must be"), error
-    _, [error] = Settings().merged({"backend": "cloud"})
+    _, [error] = Settings().merged({"inference": "cloud"})
     assert "local" in error and "remote" in error
     _, [error] = Settings().merged({"api": "grpc"})
     assert "llama.cpp" in error and "openai" in error
-    assert Settings().merged({"backend": "", "api": "auto"}) == (Settings(api="auto"), [])
+    assert Settings().merged({"inference": "", "api": "auto"}) == (Settings(api="auto"), [])
 
 
 def test_a_changed_engine_restarts_the_worker():
-    remote = Settings().merged({"backend": "remote", "endpoint": "http://127.0.0.1:8080"})[0]
+    remote = Settings().merged({"inference": "remote", "endpoint": "http://127.0.0.1:8080"})[0]
     assert Settings().restart_needed(remote)
     assert remote.restart_needed(remote.merged({"endpoint": "http://127.0.0.1:8081"})[0])
     assert remote.restart_needed(remote.merged({"api": "openai"})[0])
-    assert remote.restart_needed(remote.merged({"backend": "local"})[0])
+    assert remote.restart_needed(remote.merged({"inference": "local"})[0])
     assert not remote.restart_needed(remote.merged({"endpoint": "http://127.0.0.1:8080", "review": "never"})[0])
     # a refused endpoint changes nothing, so nothing restarts
     assert not remote.restart_needed(remote.merged({"endpoint": "gpu-box:8080"})[0])
@@ -104,7 +104,7 @@ def test_vscode_declares_the_settings():
     for key in KEYS:
         assert f"{SECTION}.{key}" in properties, key
         assert f"('{key}')" in source, key
-    assert properties[f"{SECTION}.backend"]["enum"] == ["", "local", "remote"]
+    assert properties[f"{SECTION}.inference"]["enum"] == ["", "local", "remote"]
     assert properties[f"{SECTION}.api"]["enum"] == ["", "auto", "llama.cpp", "openai"]
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "sync-vscode-settings.py"), "--check"],
                           capture_output=True, text=True)

@@ -386,31 +386,31 @@ def test_adapter_specs():
 
 
 def test_sft_command_trains_and_saves(tmp_path, short_examples):
-    from copy_as_decode.train import cli
+    from copy_as_decode.train import commands
     path = tmp_path / "train.jsonl"
     data.write_jsonl(short_examples[:4], path)
     made = {"data_version": data.DATA_VERSION, "seed": 0, "examples": 4}
     data.meta_path(path).write_text(json.dumps(made))
     p = argparse.ArgumentParser()
-    cli.add_arguments(p)
+    commands.add_arguments(p)
     args = p.parse_args(["sft", "--model", "tiny", "--data", str(path), "--out", str(tmp_path / "ad"), "--batch", "2",
                          "--rank", "2", "--no-autocast", "--max-tokens", "4096"])
-    assert cli.run(args) == 0
+    assert commands.run(args) == 0
     record = json.loads((tmp_path / "ad" / "train.json").read_text())
     assert record["steps"] == 2 and len(record["losses"]) == 2 and record["data"] == made
     assert (tmp_path / "ad" / "adapter_config.json").is_file()
 
 
 def test_curve_command_trains_scores_and_plots_against_the_rewrite(tmp_path, short_examples):
-    from copy_as_decode.train import cli
+    from copy_as_decode.train import commands
     path, out = tmp_path / "train.jsonl", tmp_path / "curve"
     data.write_jsonl(short_examples[:2], path)
     p = argparse.ArgumentParser()
-    cli.add_arguments(p)
+    commands.add_arguments(p)
     args = p.parse_args(["curve", "--model", "tiny", "--data", str(path), "--out", str(out), "--sizes", "0", "2",
                          "--batch", "2", "--rank", "2", "--no-autocast", "--max-tokens", "4096", "--limit", "1",
                          "--max-new-tokens", "8"])
-    assert cli.run(args) == 0
+    assert commands.run(args) == 0
     result = json.loads((out / "curve.json").read_text())
     assert [pt["examples"] for pt in result["points"]] == [0, 2] and result["points"][1]["train_sequences"] == 2
     assert result["rewrite"]["cases"] == 1 and (out / "eval_rewrite.json").is_file()
@@ -418,7 +418,7 @@ def test_curve_command_trains_scores_and_plots_against_the_rewrite(tmp_path, sho
 
 
 def test_data_command_writes_jsonl(tmp_path):
-    from copy_as_decode.train import cli
+    from copy_as_decode.train import commands
     py = tmp_path / "py"
     py.mkdir()
     for name in ("textwrap.py", "shlex.py", "fnmatch.py"):
@@ -429,11 +429,11 @@ def test_data_command_writes_jsonl(tmp_path):
         f"Paragraph {k} explains how the option number {k} changes the default\nbehaviour of the command."
         for k in range(6)) + "\n")
     p = argparse.ArgumentParser()
-    cli.add_arguments(p)
+    commands.add_arguments(p)
     out = tmp_path / "t.jsonl"
     args = p.parse_args(["data", "-n", "25", "--out", str(out), "--python-root", str(py), "--js-root", str(tmp_path),
                          "--prose-root", str(prose)])
-    assert cli.run(args) == 0
+    assert commands.run(args) == 0
     rows = data.read_jsonl(out)
     assert len(rows) == 25 and all(resolve(r.program, r.before) == r.after for r in rows)
     long = [r for r in rows if r.source == "long-file"]  # whole files of the given root only

@@ -45,8 +45,8 @@ def test_settings_know_the_trained_model():
 def test_the_trained_model_writes_programs_that_resolve():
     from copy_as_decode.core.program import parse
     from copy_as_decode.core.resolver import resolve
-    from copy_as_decode.engine.engine import Engine
-    engine = Engine(NAME, device="cpu", dtype="float32")
+    from copy_as_decode.engine.local import LocalEngine
+    engine = LocalEngine(NAME, device="cpu", dtype="float32")
     assert engine.trained and engine.auto_selector() == "grammar"
     document = EXAMPLE.read_text()
     result = engine.edit(document, "Fix the bug: the mean divides by the wrong count.", "auto")

@@ -10,7 +10,7 @@ from copy_as_decode.bench.corpora import load, spread
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.engine.backends import models
-from copy_as_decode.engine.remote.engine import RemoteEngine
+from copy_as_decode.engine.remote.client import RemoteEngine
 
 pytestmark = pytest.mark.slow  # a vLLM server loads and compiles for minutes
 MODEL = "qwen2.5-coder-0.5b"

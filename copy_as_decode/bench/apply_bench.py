@@ -15,7 +15,7 @@ Rows:
                on every case the merge places whole and on up to `--model-limit` cases that need the model
   llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
                ngram-simple), given the file and the block and asked for the whole merged file, through the
-               remote backend's `full` selector: what a local apply model does. It rewrites the whole file, so
+               remote inference's `full` selector: what a local apply model does. It rewrites the whole file, so
                it runs on `--peer-limit` held-out or chosen cases of `--peer-lines` lines only.
 Columns: exact (== the gold, byte for byte), needs model / refused (MergeError, the guarantee or an unfinished
 edit: nothing written; a result that is the file as it was, `unchanged`, counts here too) / silent wrong
@@ -46,8 +46,8 @@ PEER_INSTRUCTION = ("Merge this code block into the file. Lines such as `# ... e
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import field_value, line_range
-    from copy_as_decode.engine.backend import add_arguments
-    add_arguments(p)
+    from copy_as_decode.engine.options import RESEARCH, add_arguments
+    add_arguments(p, RESEARCH)
     p.add_argument("--corpus", choices=("blocks", "chat"), default="blocks",
                    help="single blocks (synthesis/apply_blocks.py) or whole chat answers (synthesis/chat_answers.py)")
     p.add_argument("--cases", choices=CASE_SETS, default="all",
@@ -291,7 +291,7 @@ def run(args) -> int:
         row(c, "merge", r)
     engine = None
     if not args.no_model:
-        from copy_as_decode.engine.backend import make_engine
+        from copy_as_decode.engine.make import make_engine
         needing = [c for c in cases if merged[c["id"]]["pending"]]
         model_cases = {c["id"] for c in (spread(needing, args.model_limit) if args.model_limit is not None else needing)}
         if model_cases:
@@ -338,7 +338,7 @@ def _peer(args, engine, stack):
 
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine.backends import models
-    from copy_as_decode.engine.remote.engine import RemoteEngine
+    from copy_as_decode.engine.remote.client import RemoteEngine
     ctx = getattr(engine, "context", None) or 32768
     server = LlamaServer(default_server_binary(), models.gguf_file(args.model), ctx=ctx, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False, extra=["--spec-type", "ngram-simple"])

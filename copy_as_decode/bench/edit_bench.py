@@ -61,7 +61,7 @@ from copy_as_decode.engine.selectors import OFFERED, edits_windows
 # same model (its GGUF), started as a user would (all cores, default options); `--peer` adds it.
 # llama-ngram: llama-server with its own n-gram speculation (--spec-type ngram-simple), the peer's best path on
 # what a user would select by hand: the function alone (`--alone`), or a file under SHORT_LINES lines whole.
-# prepared: `auto` after the window at the case's cursor was read ahead (engine/prompts/prepare.py), as an editor does
+# prepared: `auto` after the window at the case's cursor was read ahead (engine/read_ahead.py), as an editor does
 # while the instruction is typed; its time runs from the instruction's arrival.
 PREPARED = "prepared"
 SELECTORS = (*OFFERED, "grammar-cold", PREPARED, "prompt-lookup")
@@ -90,8 +90,8 @@ REFINE_INSTRUCTION = "Add a short comment above the line you changed that says w
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import field_value, line_range
-    from copy_as_decode.engine.backend import add_arguments, budget
-    add_arguments(p, research=True)
+    from copy_as_decode.engine.options import RESEARCH, add_arguments, budget
+    add_arguments(p, RESEARCH)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
     p.add_argument("--corpora", nargs="+",
                    help=f"named corpora (default, without --corpus: {' '.join(DEFAULT_CORPORA)})")
@@ -239,7 +239,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
         language = languages.outline_name(languages.named(case.extra.get("language")))
         if selector == PREPARED:  # before the instruction arrives: not timed
-            from copy_as_decode.engine.prompts.prepare import prepare
+            from copy_as_decode.engine.read_ahead import prepare
             ahead = prepare(engine, document, at=case.extra.get("at"), language=language)
             start = time.perf_counter()
         lines, placed = None, {}
@@ -631,7 +631,7 @@ def print_tables(report: dict) -> None:
 
 def run(args) -> int:
     from copy_as_decode.bench.corpora import LOCATE_CORPORA, spread, where, within_lines
-    from copy_as_decode.engine.backend import make_engine
+    from copy_as_decode.engine.make import make_engine
     from copy_as_decode.synthesis.locate_corpus import spread_bases
     corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)
                 if name in LOCATE_CORPORA else spread(where(within_lines(cases, args.lines), args.where), args.limit))
@@ -724,7 +724,7 @@ def _peer(args, engine, stack, ngram: bool = False):
 
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine.backends import models
-    from copy_as_decode.engine.remote.engine import RemoteEngine
+    from copy_as_decode.engine.remote.client import RemoteEngine
     gguf = models.gguf_file(args.model)
     server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
                          speculative=False, batch_invariant=False,

@@ -30,7 +30,7 @@ COLUMNS = [("model", "<20"), ("dtype", "<9"), ("peak RSS", ">9"), ("load s", ">7
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.engine.defaults import DEFAULT_MODEL
+    from copy_as_decode.engine.options import DEFAULT_MODEL
     p.add_argument("--models", nargs="+", default=[DEFAULT_MODEL])
     p.add_argument("--dtypes", nargs="+", default=["float32", "bfloat16"], choices=["float32", "bfloat16"])
     p.add_argument("--lengths", type=int, nargs="+", default=list(LENGTHS), help="tokens already in the cache")

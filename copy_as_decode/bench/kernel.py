@@ -24,8 +24,8 @@ COLUMNS = [("weights", "<10"), ("N", ">5"), ("parallel ms", ">12"), ("autoregr. 
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.engine.backend import add_arguments
-    add_arguments(p, several_quants=True, research=True)
+    from copy_as_decode.engine.options import RESEARCH, add_arguments
+    add_arguments(p, RESEARCH, several_quants=True)
     p.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     p.add_argument("--prefix", type=int, default=256, help="tokens already in the cache")
     p.add_argument("--repeats", type=int, default=3)
@@ -142,7 +142,7 @@ def plot(runs: list[dict], path: Path, title: str) -> None:
 def run(args) -> int:
     import torch
 
-    from copy_as_decode.engine.backend import make_engine
+    from copy_as_decode.engine.make import make_engine
     runs, tok, threads = [], None, args.threads or torch.get_num_threads()
     for quant in dict.fromkeys(args.quant):
         engine = make_engine(argparse.Namespace(**{**vars(args), "quant": quant}))

@@ -1,4 +1,4 @@
-"""Serve: many edit requests at once against an inference engine (the remote backend): the model's own
+"""Serve: many edit requests at once against an inference engine (the remote inference): the model's own
 programs, given programs, verified and full rewrites through the same engine in the same run.
 
 Each selector runs as one phase: all cases submitted together from C threads, for each C of `--concurrency`.
@@ -32,9 +32,8 @@ LAUNCH = ("llama.cpp", "vllm")
 
 def add_arguments(p) -> None:
     from copy_as_decode.bench.corpora import line_range
-    from copy_as_decode.engine.backend import budget
-    from copy_as_decode.engine.defaults import DEFAULT_MODEL
-    from copy_as_decode.engine.remote.engine import APIS, ENDPOINT_ENV, GEN_LINES
+    from copy_as_decode.engine.options import DEFAULT_MODEL, ENDPOINT_ENV, budget
+    from copy_as_decode.engine.remote.client import APIS, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
                    help=f"the engine's base URL (default: ${ENDPOINT_ENV})")
     p.add_argument("--baseline-endpoint", help="the engine that runs `full` (default: --endpoint)")
@@ -166,7 +165,7 @@ def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int |
     from copy_as_decode.bench import vllm_server
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine.backends import models
-    from copy_as_decode.engine.remote.engine import RemoteEngine
+    from copy_as_decode.engine.remote.client import RemoteEngine
     if args.launch == "vllm":  # loaded side by side: each compiles its kernels for a minute or two
         pair = [vllm_server.VllmServer(vllm_server.default_python(), args.model, speculative=s,
                                        max_model_len=slot_ctx, threads=args.threads,
@@ -191,7 +190,7 @@ def start_engines(args, stack: ExitStack, concurrency: int, tok, slot_ctx: int |
 
 def run(args) -> int:
     from copy_as_decode.engine.backends import models
-    from copy_as_decode.engine.remote.engine import RemoteError, load_tokenizer
+    from copy_as_decode.engine.remote.client import RemoteError, load_tokenizer
     if not args.endpoint and not args.launch:
         print("bench serve: --endpoint URL (e.g. a llama-server started with --parallel C) or --launch is required",
               file=sys.stderr)

@@ -2,7 +2,7 @@
 
 The CLI, the language server and its settings, the worker and its client, both engines and training all
 import these names, so a stop reason or an error code has one spelling. The engine's own settings (the model,
-how its weights run) are engine/defaults.py's.
+how its weights run, where it runs) are engine/options.py's.
 Nothing here imports torch: the text tools and the server start without it.
 """
 from typing import Protocol
@@ -81,8 +81,9 @@ class Hooks:
     def partial(self, partial: dict) -> None: ...
 
 
-class EditBackend(Protocol):
-    """What runs edits: engine.Engine (a local model), engine.remote.RemoteEngine (an inference server).
+class EditEngine(Protocol):
+    """What runs edits, an edit engine: engine.local.LocalEngine (a local model), engine.remote.client.RemoteEngine
+    (an inference server).
     server.worker_client.WorkerClient speaks the same parameters to a worker process, asynchronously."""
 
     model_name: str

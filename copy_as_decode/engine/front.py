@@ -30,7 +30,7 @@ from copy_as_decode.engine.result import EditResult
 
 
 class EditFront:
-    """Base of engine.Engine and engine.remote.RemoteEngine, which give it their tokenizer, context (None:
+    """Base of engine.local.LocalEngine and engine.remote.RemoteEngine, which give it their tokenizer, context (None:
     unknown) and whether the model was trained to write programs.
 
     Selectors run an edit through three calls: program(), rewrite() and choose(); an engine implements the
@@ -47,7 +47,7 @@ class EditFront:
         # tokens (held()), a rewrite of that document (the answer accepted, then refined) continues the
         # conversation and prefills only its new instruction.
         self.said: tuple[list[dict], str] | None = None
-        # The text whose rewrite prompt engine/prompts/prepare.py read ahead, in prompt.PREPARED_LAYOUT: a rewrite of
+        # The text whose rewrite prompt engine/read_ahead.py read ahead, in prompt.PREPARED_LAYOUT: a rewrite of
         # exactly that text uses that layout, so it finds the head in the cache.
         self.prepared: str | None = None
 

@@ -27,7 +27,7 @@ from copy_as_decode.core.contract import (
     UNCHANGED,
     Cancelled,
     ContextError,
-    EditBackend,
+    EditEngine,
     Hooks,
     IncompleteEdit,
 )
@@ -40,7 +40,7 @@ PROGRESS_EVERY_S = 0.2
 
 
 class Worker:
-    def __init__(self, engine: EditBackend, out=sys.stdout):
+    def __init__(self, engine: EditEngine, out=sys.stdout):
         self.engine, self.out = engine, out
         self.lock = threading.Lock()
         self.edits: queue.Queue = queue.Queue()
@@ -158,8 +158,8 @@ class Worker:
                 place = locate(self.engine, request.document, request.instruction, request.lines, request.at,
                                request.language, hooks)
                 return self.send({"id": rid, "result": place.as_dict()})
-            if method == "prepare":  # the window read while the instruction is typed (engine/prompts/prepare.py)
-                from copy_as_decode.engine.prompts.prepare import prepare
+            if method == "prepare":  # the window read while the instruction is typed (engine/read_ahead.py)
+                from copy_as_decode.engine.read_ahead import prepare
                 read = prepare(self.engine, request.document, request.lines, request.at, request.language, hooks)
                 return self.send({"id": rid, "result": read})
             if method == "edit":

@@ -332,7 +332,8 @@ class ApplyServer(ThreadingHTTPServer):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from copy_as_decode.engine.backend import add_arguments as engine_arguments
+    from copy_as_decode.engine.options import WORKER
+    from copy_as_decode.engine.options import add_arguments as engine_arguments
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any free one, printed)")
     p.add_argument("--no-model", action="store_true",
@@ -340,11 +341,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-request-mb", type=float, default=MAX_REQUEST_MB,
                    help=f"largest request body accepted, in MB (default {MAX_REQUEST_MB}); larger ones get 413")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
-    engine_arguments(p)
+    engine_arguments(p, WORKER)
 
 
 def run(args: argparse.Namespace) -> int:
-    from copy_as_decode.engine.backend import make_engine
+    from copy_as_decode.engine.make import make_engine
     merger = Merger(None if args.no_model else lambda: make_engine(args))
     try:
         server = ApplyServer((args.host, args.port), merger, int(args.max_request_mb * (1 << 20)), args.verbose)

@@ -197,7 +197,7 @@ class EditRunner:
 
     async def prepare(self, req: EditCommand, settings: Settings) -> dict:
         """copyAsDecode.prepare: the worker reads the window at the request's place while the user types the
-        instruction (engine/prompts/prepare.py), silently. -> the worker's answer, or {"reason"} when nothing was read.
+        instruction (engine/read_ahead.py), silently. -> the worker's answer, or {"reason"} when nothing was read.
         Cancelled (the task) when the document changes; the worker drops it itself when an edit arrives."""
         doc = self.document(req.uri)
         if doc is None or (req.version is not None and doc.version != req.version):

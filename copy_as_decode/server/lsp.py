@@ -16,7 +16,7 @@
                               copyAsDecode.cancel {uri?}: cancels running edits;
                               copyAsDecode.prepare {uri, version, range?, position?}: sent as the
                               instruction prompt opens, the worker reads the window there meanwhile
-                              (engine/prompts/prepare.py); dropped when the document changes
+                              (engine/read_ahead.py); dropped when the document changes
     copyAsDecode/pick         (server -> client) which candidate place an edit goes to, when the worker's
                               `locate` is not decisive; copyAsDecode/place and copyAsDecode/preview
                               (notifications) show where it lands and its new text as it decodes, for clients

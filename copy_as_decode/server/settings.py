@@ -5,24 +5,21 @@ from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlsplit
 
 from copy_as_decode.core.contract import AUTO, DEFAULT_SELECTOR
-from copy_as_decode.engine.backend import BACKENDS
-from copy_as_decode.engine.backends.models import NAMES, TINY
-from copy_as_decode.engine.defaults import BUILTIN_CONTEXT, DEFAULT_MODEL, QUANTS
-from copy_as_decode.engine.remote.dialects import APIS
+from copy_as_decode.engine.backends.models import BUILTIN_CONTEXT, NAMES, TINY
+from copy_as_decode.engine.options import DEFAULT_MODEL, OPTIONS, RENAMED
 from copy_as_decode.engine.selectors import OFFERED
 
 SECTION = "copyAsDecode"
 BUILTIN_MODELS = (*NAMES, TINY)  # whose context is known before a worker runs
 REVIEW = ("always", "never", "large")
 
+# the engine's options that are settings (engine/options.py OPTIONS, by `setting`): each a field of the same name,
+# appended to the worker's command as its flag when the value is not empty
+ENGINE = {o.dest: o for o in OPTIONS if o.setting}
 # camelCase setting name -> field name
-_NAMES = {"model": "model", "selector": "selector", "quant": "quant", "device": "device", "dtype": "dtype",
-          "maxNewTokens": "max_new_tokens", "timeout": "timeout", "workerCommand": "worker_command",
-          "review": "review", "reviewLines": "review_lines", "backend": "backend", "endpoint": "endpoint",
-          "api": "api"}
-# settings that are worker options: field name -> the worker's flag, appended when the value is not empty
-_FLAGS = {"quant": "--quant", "device": "--device", "dtype": "--dtype", "backend": "--backend",
-          "endpoint": "--endpoint", "api": "--api"}
+_NAMES = {"selector": "selector", "maxNewTokens": "max_new_tokens", "timeout": "timeout",
+          "workerCommand": "worker_command", "review": "review", "reviewLines": "review_lines",
+          **{o.setting: name for name, o in ENGINE.items()}}
 
 
 class SettingsError(ValueError):
@@ -41,20 +38,19 @@ class Settings:
     worker_command: tuple[str, ...] = field(default=())  # empty: this Python's `copy-as-decode worker`
     review: str = "large"  # which edits go to review, in clients that can show one
     review_lines: int = 20  # "large": more changed lines than this
-    # The engine (engine/backend.py); empty: the worker's default ($COPY_AS_DECODE_BACKEND, else local). With
-    # "remote" the edits decode on the inference server at `endpoint` and `model` names the local tokenizer.
-    backend: str = ""
+    # Where the model runs (engine/options.py); empty: the worker's default ($COPY_AS_DECODE_INFERENCE, else local).
+    # With "remote" the edits decode on the inference server at `endpoint` and `model` names the local tokenizer.
+    inference: str = ""
     endpoint: str = ""  # the remote engine's base URL; empty: the worker's default ($COPY_AS_DECODE_ENDPOINT)
     api: str = ""  # the remote engine's wire format; empty: the worker's default (auto)
 
     def command(self) -> list[str]:
-        """The worker's command line: the program, then --model (and --quant, --device, --dtype, --backend,
-        --endpoint, --api when set)."""
+        """The worker's command line: the program, then --model (never empty) and --quant, --device, --dtype,
+        --inference, --endpoint, --api when set."""
         program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
-        program += ["--model", self.model]
-        for name, flag in _FLAGS.items():
+        for name, option in ENGINE.items():
             if getattr(self, name):
-                program += [flag, getattr(self, name)]
+                program += [option.flag, getattr(self, name)]
         return program
 
     def merged(self, raw) -> tuple["Settings", list[str]]:
@@ -69,6 +65,9 @@ class Settings:
             raw = raw[SECTION]
         changes, errors = {}, []
         for key, value in raw.items():
+            if key in RENAMED:
+                errors.append(f"{SECTION}.{key} is now {SECTION}.{RENAMED[key]}")
+                continue
             name = _NAMES.get(key)
             if name is None or value is None:
                 continue
@@ -124,14 +123,11 @@ def _check(key: str, name: str, value):
         raise SettingsError(f"{SECTION}.{key} must not be empty")
     if name == "selector" and value not in OFFERED:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(OFFERED)}")
-    if name == "quant" and value not in ("", *QUANTS):
-        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(QUANTS)} (or empty: the worker's default)")
+    allowed = ENGINE[name].allowed() if name in ENGINE else None
+    if allowed is not None and value not in ("", *allowed):
+        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(allowed)} (or empty: the worker's default)")
     if name == "review" and value not in REVIEW:
         raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(REVIEW)}")
-    if name == "backend" and value not in ("", *BACKENDS):
-        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(BACKENDS)} (or empty: the worker's default)")
-    if name == "api" and value not in ("", *APIS):
-        raise SettingsError(f"{SECTION}.{key} must be one of {', '.join(APIS)} (or empty: the worker's default)")
     if name == "endpoint":
         return _endpoint(key, value)
     return value

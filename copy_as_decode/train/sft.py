@@ -31,7 +31,7 @@ from pathlib import Path
 import torch
 
 from copy_as_decode.engine.backends.prefix_cache import common_prefix
-from copy_as_decode.engine.defaults import DEFAULT_MODEL
+from copy_as_decode.engine.options import DEFAULT_MODEL
 
 from .data import meta_path
 from .sequence import IGNORE, Sequence, serialize_example

@@ -59,7 +59,7 @@ function serverSettings(): Record<string, unknown> {
     workerCommand: cfg.get<string[]>('workerCommand'),
     review: cfg.get<string>('review'),
     reviewLines: cfg.get<number>('reviewLines'),
-    backend: cfg.get<string>('backend'),
+    inference: cfg.get<string>('inference'),
     endpoint: cfg.get<string>('endpoint'),
     api: cfg.get<string>('api'),
   };
@@ -90,7 +90,7 @@ function serverCommand(): string[] {
 
 function updateStatus(): void {
   const settings = serverSettings();
-  const engine = settings.backend === 'remote'
+  const engine = settings.inference === 'remote'
     ? `remote \`${settings.endpoint || '$COPY_AS_DECODE_ENDPOINT'}\`, tokenizer \`${settings.model}\``
     : `model \`${settings.model}\`, quant \`${settings.quant || 'auto'}\`, device \`${settings.device || 'auto'}\`, ` +
       `dtype \`${settings.dtype || 'auto'}\``;
@@ -317,7 +317,7 @@ function summarize(result: unknown): string | undefined {
   for (const key of ['sampled', 'spliced', 'total_s']) {
     if (typeof stats[key] === 'number') parts.push(`${key} ${stats[key]}`);
   }
-  // Completion requests to an inference server (copyAsDecode.backend "remote").
+  // Completion requests to an inference server (copyAsDecode.inference "remote").
   if (typeof stats.requests === 'number' && stats.requests > 0) parts.push(`requests ${stats.requests}`);
   return parts.length ? `last edit: ${parts.join(', ')}` : undefined;
 }

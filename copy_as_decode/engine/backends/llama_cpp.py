@@ -104,7 +104,7 @@ class LlamaCppLM:
         self.resident += piece
 
     def token_index(self, n_vocab: int, eos: int):
-        """llguidance's index of this model's vocabulary (engine.Engine.token_index)."""
+        """llguidance's index of this model's vocabulary (engine.local.LocalEngine.token_index)."""
         import llguidance.llamacpp
         with warnings.catch_warnings():  # it asks each token's attributes by a name the bindings call deprecated
             warnings.simplefilter("ignore", DeprecationWarning)

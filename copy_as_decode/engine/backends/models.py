@@ -61,6 +61,7 @@ ADAPTED = {
 TORCH_REQUIREMENTS = "requirements-torch.txt"
 NAMES = (*BUILTINS, *ADAPTED)  # every built-in name `--model` takes, besides `tiny`
 TINY = "tiny"
+BUILTIN_CONTEXT = 32768  # the built-in Qwen2.5-Coder models' context, for checking settings before a worker runs
 TOKENIZER_SOURCE = "qwen2.5-coder-0.5b"  # `tiny` borrows the real Qwen tokenizer (the family's, smallest download)
 
 

@@ -18,7 +18,7 @@ class Stats:
     drafted: int = 0      # draft tokens proposed to the verifier
     windows: str = ""     # the windows a windowed edit rewrote ("40-58 (fib)"), or why it took the whole file
     follows: int = 0      # rewrites that continued the last one's conversation (engine/front.py `said`)
-    prepared: int = 0     # rewrites whose prompt head was read before the instruction (engine/prompts/prepare.py)
+    prepared: int = 0     # rewrites whose prompt head was read before the instruction (engine/read_ahead.py)
     deleted_lines: int = 0  # non-blank lines of the document the finished edit deletes (core/deletions.py)
     # Remote backend only (engine/remote/engine.py), from the inference engine's own figures:
     requests: int = 0              # completion requests sent

@@ -36,7 +36,7 @@ changed or not, exactly as it should be saved, and nothing else."""
 # cache), or on both sides. The program prompt keeps the file first: the shipped adapter was trained on it.
 LAYOUTS = ("instruction-first", "file-first", "both")
 DEFAULT_LAYOUT = "instruction-first"
-# A window read before its instruction arrives (engine/prompts/prepare.py) can only be the start of a prompt that puts the
+# A window read before its instruction arrives (engine/read_ahead.py) can only be the start of a prompt that puts the
 # file first: a prepared edit uses this layout, an unprepared one the default.
 PREPARED_LAYOUT = "file-first"
 
@@ -146,7 +146,7 @@ def rewrite_prompt(tok, document: str, instruction: str, layout: str = DEFAULT_L
 
 
 def rewrite_head(tok, document: str, layout: str = DEFAULT_LAYOUT) -> list[int]:
-    """The ids every rewrite prompt of `document` starts with, whatever its instruction (engine/prompts/prepare.py):
+    """The ids every rewrite prompt of `document` starts with, whatever its instruction (engine/read_ahead.py):
     where two instructions part, which cannot be later than where the instruction's text begins."""
     a, b = (rewrite_prompt(tok, document, said, layout)[0] for said in ("a", "b"))
     return a[:next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))]

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 from copy_as_decode.core.contract import ContextError, EditError
-from copy_as_decode.engine.defaults import REQUEST_TIMEOUT
+from copy_as_decode.engine.options import REQUEST_TIMEOUT
 from copy_as_decode.engine.remote.dialects import APIS, Completion, choose
 
 API_KEY_ENV = "COPY_AS_DECODE_API_KEY"

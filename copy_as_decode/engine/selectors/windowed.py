@@ -180,7 +180,7 @@ def _rewrites(front: Front, request: EditRequest, plan, lines: list[str], decode
 
 
 def shown_text(lines: list[str], w: windows.Window) -> str:
-    """The text a window's rewrite prompt shows: its lines dedented to their common indent. engine/prompts/prepare.py
+    """The text a window's rewrite prompt shows: its lines dedented to their common indent. engine/read_ahead.py
     reads the head of that prompt ahead of the instruction, so both take the text from here."""
     old = "".join(lines[w.start - 1: w.end])
     return dedent(old, indent_of(old))

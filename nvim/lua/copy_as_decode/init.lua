@@ -23,7 +23,7 @@ M.config = {
   -- Command line of the server; nil: `copy-as-decode serve` on PATH, else `python3 -m copy_as_decode.cli serve`.
   cmd = nil,
   -- The `copyAsDecode` settings: model, selector, quant, device, dtype, maxNewTokens, timeout, review,
-  -- reviewLines; backend ("local" | "remote"), endpoint (the inference server's URL), api (nvim/README.md).
+  -- reviewLines; inference ("local" | "remote"), endpoint (the inference server's URL), api (nvim/README.md).
   settings = {},
   -- nil: every buffer that holds a file.
   filetypes = nil,
@@ -202,7 +202,7 @@ local function summarize(result)
       table.insert(parts, string.format("%s %s", key, stats[key]))
     end
   end
-  -- Completion requests sent to an inference server (the setting backend = "remote").
+  -- Completion requests sent to an inference server (the setting inference = "remote").
   if type(stats.requests) == "number" and stats.requests > 0 then
     table.insert(parts, string.format("requests %s", stats.requests))
   end

@@ -1,4 +1,4 @@
-"""A second backend: the same `edit()` as engine.Engine, run on an inference engine the user already has.
+"""The edit engine over HTTP: the same `edit()` as engine/local.py's, run on an inference server the user already has.
 
 The local engine splices copied lines into its KV cache. Here the splice becomes prefix-cached continuation:
 the engine decodes the program under a GBNF grammar (core/gbnf.py) until a copy tag closes (stop string
@@ -21,8 +21,8 @@ from copy_as_decode.engine.backends.models import eos_id, load_tokenizer
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.decoding.text_stream import TextStream
 from copy_as_decode.engine.decoding.tracker import ProgramTracker
-from copy_as_decode.engine.defaults import DEFAULT_MODEL, REQUEST_TIMEOUT
 from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.options import DEFAULT_MODEL, ENDPOINT_ENV, REQUEST_TIMEOUT
 from copy_as_decode.engine.remote.dialects import Completion
 from copy_as_decode.engine.remote.wire import (  # noqa: F401  (importable with the rest of the backend)
     APIS,
@@ -34,7 +34,6 @@ from copy_as_decode.engine.remote.wire import (  # noqa: F401  (importable with 
     Wire,
 )
 
-ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
 STOP_COPY = gbnf.COPY_CLOSE
 # Lines a gen body may hold beyond those of the instruction (which may carry code to insert). Gold programs
 # of HumanEvalFix (Python, JS) and the prose edits never gen more than 10 lines (docs/scale-out.md).
@@ -72,7 +71,7 @@ class RemoteEngine(EditFront):
                  gen_lines: int | None = GEN_LINES, tags_in_gen: bool = False):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)
         if not endpoint:
-            raise ValueError(f"the remote backend needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
+            raise ValueError(f"the remote inference needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
         tok = tokenizer if tokenizer is not None else load_tokenizer(model)
         self.eos = eos_id(tok)
         # Programs end with the chat end token only, as under the local grammar; engines also end on the other

@@ -16,8 +16,8 @@ from copy_as_decode.engine.decoding.constraint import Constraint, ProgramConstra
 from copy_as_decode.engine.decoding.decode import decode_choice, decode_program, decode_rewrite
 from copy_as_decode.engine.decoding.drafter import LineDrafter
 from copy_as_decode.engine.decoding.tracker import ProgramTracker
-from copy_as_decode.engine.defaults import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS
 from copy_as_decode.engine.front import EditFront
+from copy_as_decode.engine.options import DEFAULT_MODEL, PROMPT_CACHE_MB, QUANTS
 from copy_as_decode.engine.prompts import prompt
 from copy_as_decode.engine.request import DecodePlan
 
@@ -31,7 +31,7 @@ def cuda_present() -> bool:
     return torch.cuda.is_available()
 
 
-class Engine(EditFront):
+class LocalEngine(EditFront):
     def __init__(self, model: str = DEFAULT_MODEL, device: str | None = None, dtype: str | None = None,
                  threads: int | None = None, prompt_cache_mb: int = PROMPT_CACHE_MB, grammar_rule: str = grammar.DEFAULT_RULE,
                  prefill_dtype: str | None = None, quant: str = "auto"):

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from copy_as_decode.core.grammar import RULES
-from copy_as_decode.engine.defaults import DEFAULT_MODEL
+from copy_as_decode.engine.options import DEFAULT_MODEL
 
 
 def add_arguments(p) -> None:
