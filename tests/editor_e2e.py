@@ -53,9 +53,9 @@ def cli_result(src: Path, instruction: str, workdir: Path, layout: str | None = 
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, target)
     proc = subprocess.run(
-        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS,
-         *(["--layout", layout] if layout else [])],
+        [copy_as_decode_exe(), "edit", str(target), "--instruction", instruction, *CLI_FLAGS],
         capture_output=True, text=True, timeout=TIMEOUT_S,
+        env={**os.environ, **({"COPY_AS_DECODE_LAYOUT": layout} if layout else {})},
     )
     # 0: written; EXIT_UNCHANGED: the model answered the file as it was, which the editor must show unchanged too
     assert proc.returncode in (0, EXIT_UNCHANGED), f"copy-as-decode edit failed:\n{proc.stdout}\n{proc.stderr}"
