@@ -21,7 +21,7 @@ def tiny_engine():
 
 @pytest.fixture(scope="session")
 def humanevalfix_python():
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.cases.corpora import load
     return load("humanevalfix-python")
 
 

@@ -6,13 +6,15 @@ import math
 
 import pytest
 
-from copy_as_decode.bench import all_corpora, ceiling, corpora, roundtrip
+from copy_as_decode.bench import ceiling, roundtrip
 from copy_as_decode.bench.tokens import Tokens
+from copy_as_decode.cases import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, Gen
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.engine.backends import models
+from copy_as_decode.synthesis import all_corpora
 
 pytestmark = pytest.mark.model
 

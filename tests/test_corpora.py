@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from copy_as_decode.bench import corpora
-from copy_as_decode.bench.corpora import CorpusError, load
+from copy_as_decode.cases import corpora
+from copy_as_decode.cases.corpora import CorpusError, load
 from copy_as_decode.core.document import split_lines
 
 HEF = ("humanevalfix-python", "humanevalfix-js")
@@ -109,7 +109,7 @@ def test_data_dir_override_and_errors(tmp_path, monkeypatch):
 
 
 def test_where_picks_cases_by_their_corpus_fields():
-    from copy_as_decode.bench.corpora import field_value, load, where
+    from copy_as_decode.cases.corpora import field_value, load, where
     cases = load("long-python")
     hinted = where(cases, [field_value("kind=bug"), field_value("hinted=true")])
     assert hinted and all(c.extra["kind"] == "bug" and c.extra["hinted"] is True for c in hinted)

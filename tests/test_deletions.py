@@ -85,7 +85,7 @@ def test_small_deletions_and_moves_in_the_middle_are_not_drops():
 def test_no_gold_edit_of_any_shipped_corpus_drops_lines():
     """The rule's measurement: gold edits of every corpus (HumanEvalFix, prose, the long files) never drop a
     run of lines, wherever it is, whether or not their instruction asks for a deletion."""
-    from copy_as_decode.bench.corpora import load, user_file
+    from copy_as_decode.cases.corpora import load, user_file
     checked = 0
     for name in ("humanevalfix-python", "humanevalfix-js", "text", "long-python", "long-js", "long-text"):
         for case in load(name):
@@ -176,9 +176,9 @@ def test_no_gold_edit_of_a_code_corpus_drops_a_statement_unasked():
     """The statement rule's measurement: gold edits of every shipped code corpus drop no statement that their
     instruction does not ask to delete. The only gold edits that drop one at all answer an open "Fix bugs in
     f." (HumanEvalFix's excess-logic bugs) or say the statement "should not be there"."""
-    from copy_as_decode.bench.all_corpora import load
-    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.cases.corpora import user_file
     from copy_as_decode.core.statements import dropped
+    from copy_as_decode.synthesis.all_corpora import load
     languages = {"humanevalfix-python": "python", "humanevalfix-js": "javascript"}
     checked, dropping = 0, 0
     for name in ("humanevalfix-python", "humanevalfix-js", "long-python", "long-js", "move-method", "add-parameter"):

@@ -50,7 +50,7 @@ def test_edit_bench_runs_every_selector_side_by_side(tmp_path, capsys):
 
 @pytest.mark.slow  # minutes: every selector over a bucketed corpus, out of the fast lane
 def test_edit_bench_runs_a_corpus_file_by_bucket_with_a_cost_curve(tmp_path, capsys):
-    from copy_as_decode.bench.corpora import node
+    from copy_as_decode.cases.corpora import node
     module = "def area(w, h):\n    return w * h\n"
     records = [  # one case a language; the code cases' tests pass on `before`, so an unchanged file passes
         {"id": "py", "language": "python", "bucket": 100, "before": module * 3, "instruction": "Rename area.",
@@ -125,7 +125,7 @@ def test_geometric_means_are_of_per_case_ratios_on_the_same_cases():
 
 
 def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_function(monkeypatch):
-    from copy_as_decode.bench.corpora import Case
+    from copy_as_decode.cases.corpora import Case
     ran = []
     monkeypatch.setattr(edit_bench, "run_case", lambda engine, case, sel, *rest: ran.append((case.id, sel)) or
                         {"id": case.id, "selector": sel, "bucket": None})

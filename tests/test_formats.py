@@ -5,7 +5,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from copy_as_decode.bench import corpora
 from copy_as_decode.bench.formats import (
     DIVIDER,
     FORMATS,
@@ -19,6 +18,7 @@ from copy_as_decode.bench.formats import (
     to_search_replace,
     to_udiff,
 )
+from copy_as_decode.cases import corpora
 from copy_as_decode.core.document import split_lines
 
 

@@ -1,6 +1,6 @@
 """The held-out protocol: development cases are named, the held-out sample never contains one."""
-from copy_as_decode.bench import heldout
-from copy_as_decode.bench.corpora import load, spread
+from copy_as_decode.cases import heldout
+from copy_as_decode.cases.corpora import load, spread
 
 
 def test_development_cases_are_the_ones_looked_at():

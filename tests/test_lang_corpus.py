@@ -1,4 +1,4 @@
-"""The shipped locate corpora of other languages (synthesis/lang_corpus.py, bench/data/LANG_CORPUS.md): each bug is
+"""The shipped locate corpora of other languages (synthesis/lang_corpus.py, cases/data/LANG_CORPUS.md): each bug is
 one changed line inside its function, the gold parses, every bug is asked about in each of the three ways without
 its change said, and development and held-out cases come from different files."""
 import random
@@ -6,13 +6,13 @@ import re
 
 import pytest
 
-from copy_as_decode.bench.all_corpora import load
-from copy_as_decode.bench.corpora import LANG_CORPORA
-from copy_as_decode.bench.heldout import select
+from copy_as_decode.cases.corpora import LANG_CORPORA
+from copy_as_decode.cases.heldout import select
 from copy_as_decode.core.deletions import hunks
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.syntax_check import new_errors
 from copy_as_decode.synthesis import bugs, lang_corpus
+from copy_as_decode.synthesis.all_corpora import load
 
 
 @pytest.fixture(scope="module", params=LANG_CORPORA)
@@ -106,8 +106,8 @@ def test_tree_bug_changes_one_token_in_the_lines_it_is_given():
 
 
 def test_places_says_whether_the_window_holds_the_target():
-    from copy_as_decode.bench.corpora import Case
     from copy_as_decode.bench.places import place
+    from copy_as_decode.cases.corpora import Case
     funcs = "".join(f"func f{k}(v int) int {{\n\tif v < {k} {{\n\t\treturn v\n\t}}\n\treturn {k}\n}}\n\n"
                     for k in range(12))
     text = "package p\n\n" + funcs

@@ -53,7 +53,7 @@ def test_the_models_own_vocabulary_tokenizes_decodes_and_templates_as_hugging_fa
     assert isinstance(ours, VocabTokenizer) and len(ours) == len(hf) == engine.n_vocab
     assert ours.convert_ids_to_tokens(list(range(len(hf)))) == hf.convert_ids_to_tokens(list(range(len(hf))))
     assert models.eos_id(ours) == models.eos_id(hf)
-    data = Path(__file__).resolve().parent.parent / "copy_as_decode" / "bench" / "data"
+    data = Path(__file__).resolve().parent.parent / "copy_as_decode" / "cases" / "data"
     # every shipped document: a case's `before`, or a locate corpus's source file (its `text`, Go, Rust, C, ...)
     rows = [json.loads(line) for f in sorted(data.glob("*.jsonl")) for line in f.open()]
     docs = [row.get("before", row.get("text")) for row in rows]

@@ -4,10 +4,10 @@ outside the target."""
 import pytest
 
 from copy_as_decode.bench import edit_bench
-from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.core import windows
 from copy_as_decode.core.deletions import hunks
 from copy_as_decode.synthesis import locate_corpus
+from copy_as_decode.synthesis.all_corpora import load
 
 
 @pytest.fixture(scope="module", params=["locate-python", "locate-js"])

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from copy_as_decode.bench import corpora
-from copy_as_decode.bench.corpora import load, run_tests, spread
+from copy_as_decode.cases import corpora
+from copy_as_decode.cases.corpora import load, run_tests, spread
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.synthesis import long_corpus
 from copy_as_decode.synthesis.sources import BENCHMARK_FILES, is_benchmark_file

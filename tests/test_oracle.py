@@ -23,7 +23,7 @@ from copy_as_decode.core.resolver import resolve
 
 
 def humanevalfix_pairs():
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.cases.corpora import load
     for corpus in ("humanevalfix-python", "humanevalfix-js"):
         for case in load(corpus):
             yield case.before, case.after

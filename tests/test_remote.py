@@ -432,7 +432,7 @@ class Spy:
 
 
 def _cases():
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.cases.corpora import load
     cases = load("humanevalfix-python")
     return [cases[k] for k in (3, 35)]  # short files whose oracle programs copy twice
 

@@ -7,11 +7,11 @@ from argparse import Namespace
 
 import pytest
 
-from copy_as_decode.bench import heldout
-from copy_as_decode.bench.all_corpora import load
 from copy_as_decode.bench.edit_bench import corpora_of, passes
+from copy_as_decode.cases import heldout
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.synthesis import structural_corpus
+from copy_as_decode.synthesis.all_corpora import load
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from copy_as_decode.bench import corpora
+from copy_as_decode.cases import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.program import Copy, Gen, parse
 from copy_as_decode.core.resolver import resolve

@@ -6,7 +6,7 @@ import pytest
 from finished import attempt
 
 from copy_as_decode.bench import vllm_server
-from copy_as_decode.bench.corpora import load, spread
+from copy_as_decode.cases.corpora import load, spread
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.engine.backends import models

@@ -233,7 +233,7 @@ def test_a_selection_is_the_window_and_must_lie_in_the_document():
 def test_every_gold_change_of_the_long_corpora_lies_in_its_windows():
     """Measured on the shipped long corpora: each case whose instruction names a symbol gets windows, and the
     gold edit's changed lines (or insertion point) are inside them; the only whole-file cases are short."""
-    from copy_as_decode.bench.corpora import load, user_file
+    from copy_as_decode.cases.corpora import load, user_file
     windowed = 0
     for name in ("long-python", "long-js", "long-text"):
         for case in load(name):

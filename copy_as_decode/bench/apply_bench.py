@@ -45,7 +45,7 @@ PEER_INSTRUCTION = ("Merge this code block into the file. Lines such as `# ... e
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.bench.corpora import field_value, line_range
+    from copy_as_decode.cases.corpora import field_value, line_range
     from copy_as_decode.engine.options import RESEARCH, add_arguments
     add_arguments(p, RESEARCH)
     p.add_argument("--corpus", choices=("blocks", "chat"), default="blocks",
@@ -79,7 +79,7 @@ def corpus(name: str) -> list[dict]:
 
 
 def chosen(args) -> list[dict]:
-    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.cases.corpora import spread
     cases = [c for c in corpus(args.corpus) if args.cases == "all" or c["development"] == (args.cases == "development")]
     cases = [c for c in cases if all(json.dumps(c.get(k)).strip('"') == v for k, v in args.where or [])]
     return spread(cases, args.limit) if args.limit else cases
@@ -165,7 +165,7 @@ def with_warm_up(peer) -> None:
 
 def peer_cases(cases: list[dict], args) -> list[dict]:
     """Up to --peer-limit cases of --peer-lines lines, taken in turn from each language (spread in each)."""
-    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.cases.corpora import spread
     lo, hi = args.peer_lines
     by = {}
     for c in cases:
@@ -269,7 +269,7 @@ def plot(report: dict, path: Path) -> None:
 
 
 def run(args) -> int:
-    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.cases.corpora import spread
     from copy_as_decode.engine.backends import models
     from copy_as_decode.engine.prompts import prompt
     cases = chosen(args)

@@ -29,7 +29,7 @@ CASE_SETS = ("all", "development", "heldout")
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.bench.corpora import line_range
+    from copy_as_decode.cases.corpora import line_range
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="development, held-out (synthesis/apply_blocks.py says which) or all cases; reported apart")
     p.add_argument("--lines", type=line_range, default=(300, 3000), metavar="LO-HI",
@@ -41,7 +41,7 @@ def add_arguments(p) -> None:
 
 def chosen(args) -> list[dict]:
     """The cases of the set and the line range whose merge needs no model, spread to --limit."""
-    from copy_as_decode.bench.corpora import spread
+    from copy_as_decode.cases.corpora import spread
     from copy_as_decode.synthesis.apply_blocks import build
     lo, hi = args.lines
     cases = [c for c in build() if lo <= c["lines"] <= hi

@@ -4,7 +4,7 @@
                               [--cases all|development|heldout] [--lines LO-HI] [--where FIELD=VALUE ...]
                               [--pick] [--json OUT]
 
-`--corpora` takes the named corpora of bench/corpora.py (humanevalfix-python, humanevalfix-js, text,
+`--corpora` takes the named corpora of cases/corpora.py (humanevalfix-python, humanevalfix-js, text,
 long-python, long-js, long-text, locate-python, locate-js, move-method, add-parameter); `--corpus` any JSONL
 file in the case format, one JSON object a line:
 `id`, `language` (python | javascript | markdown), `before`, `instruction`, optional `after` (the gold) or
@@ -89,7 +89,7 @@ REFINE_INSTRUCTION = "Add a short comment above the line you changed that says w
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.bench.corpora import field_value, line_range
+    from copy_as_decode.cases.corpora import field_value, line_range
     from copy_as_decode.engine.options import RESEARCH, add_arguments, budget
     add_arguments(p, RESEARCH)
     p.add_argument("--limit", type=int, default=5, help="cases per corpus (spread evenly over the corpus)")
@@ -101,7 +101,7 @@ def add_arguments(p) -> None:
     p.add_argument("--where", type=field_value, action="append", metavar="FIELD=VALUE",
                    help="only cases with this value in a corpus field, e.g. kind=bug, hinted=true (repeatable)")
     p.add_argument("--cases", choices=CASE_SETS, default="all",
-                   help="HumanEvalFix cases: all, the development cases (bench/data/development_cases.json) or the "
+                   help="HumanEvalFix cases: all, the development cases (cases/data/development_cases.json) or the "
                         "held-out ones; figures on the two are reported apart")
     p.add_argument("--selectors", nargs="+", default=[s for s in SELECTORS if s not in ("auto", "grammar-cold", PREPARED)],
                    choices=SELECTORS, help="`auto` runs the default selector (what it picked is in each row); `prepared` "
@@ -164,8 +164,8 @@ def prompt_lookup(engine, document: str, instruction: str, max_new_tokens: int |
 def passes(case, text: str) -> bool | None:
     """The case's own tests (the case format's `tests`, or HumanEvalFix's) or check (a structural case's), None
     when it has none."""
-    from copy_as_decode.bench.corpora import run_tests
-    from copy_as_decode.bench.functional import passes as humanevalfix_passes
+    from copy_as_decode.cases.corpora import run_tests
+    from copy_as_decode.cases.functional import passes as humanevalfix_passes
     if "check" in case.extra:
         from copy_as_decode.synthesis.structural_corpus import check
         return check(case, text)
@@ -210,7 +210,7 @@ def refine(engine, text: str, selector: str, args, warm, language, windows: str 
 def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     """One edit of `case`, starting from the prompt cache `warm` (the prompt heads); `peers`: the llama-server
     backends the `llama-server` and `llama-ngram` rows run on."""
-    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.cases.corpora import user_file
     from copy_as_decode.core import languages
     from copy_as_decode.core.contract import CONTEXT, NORMAL_STOPS, ContextError, IncompleteEdit
     from copy_as_decode.core.deletions import deleted_lines, lines_lost
@@ -431,7 +431,7 @@ def unnamed(cases: list) -> list:
 
 def alone(corpora) -> list:
     """The HumanEvalFix tasks that the chosen long-file cases embed (their `task`), each as the function alone."""
-    from copy_as_decode.bench.corpora import load
+    from copy_as_decode.cases.corpora import load
     tasks = {c.extra["task"] for _, cases in corpora for c in cases if c.extra.get("task")}
     return [c for name in ("humanevalfix-python", "humanevalfix-js") for c in load(name) if c.id in tasks]
 
@@ -547,9 +547,9 @@ def plot_cost(report: dict, path: Path) -> None:
 
 
 def corpora_of(args) -> list[tuple[str, list]]:
-    from copy_as_decode.bench.all_corpora import load
-    from copy_as_decode.bench.corpora import load_file
-    from copy_as_decode.bench.heldout import select
+    from copy_as_decode.cases.corpora import load_file
+    from copy_as_decode.cases.heldout import select
+    from copy_as_decode.synthesis.all_corpora import load
     files = getattr(args, "corpus", None) or []  # callers that build their own Namespace name only corpora
     names = args.corpora if args.corpora is not None else [] if files else list(DEFAULT_CORPORA)
     chosen = getattr(args, "cases", "all")
@@ -630,7 +630,7 @@ def print_tables(report: dict) -> None:
 
 
 def run(args) -> int:
-    from copy_as_decode.bench.corpora import LOCATE_CORPORA, spread, where, within_lines
+    from copy_as_decode.cases.corpora import LOCATE_CORPORA, spread, where, within_lines
     from copy_as_decode.engine.make import make_engine
     from copy_as_decode.synthesis.locate_corpus import spread_bases
     corpora = [(name, spread_bases(where(within_lines(cases, args.lines), args.where), args.limit)

@@ -28,15 +28,15 @@ def place(case) -> tuple[str, str]:
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    from copy_as_decode.bench.corpora import LANG_CORPORA
+    from copy_as_decode.cases.corpora import LANG_CORPORA
     ap.add_argument("--corpora", nargs="+", default=list(LANG_CORPORA))
     ap.add_argument("--cases", choices=("all", "development", "heldout"), default="all")
     ap.add_argument("--misses", action="store_true", help="also list each case not decided right, and why")
 
 
 def run(args: argparse.Namespace) -> int:
-    from copy_as_decode.bench.all_corpora import load
-    from copy_as_decode.bench.heldout import select
+    from copy_as_decode.cases.heldout import select
+    from copy_as_decode.synthesis.all_corpora import load
     print("| corpus | kind | cases | " + " | ".join(OUTCOMES) + " |")
     print("|---|---|---|" + "---|" * len(OUTCOMES))
     misses = []

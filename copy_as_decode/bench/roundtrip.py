@@ -19,9 +19,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from copy_as_decode.bench.corpora import CORPORA, Case, load_all
 from copy_as_decode.bench.formats import FORMATS, FormatError, has_marker_line
 from copy_as_decode.bench.tokens import Tokens
+from copy_as_decode.cases.corpora import CORPORA, Case, load_all
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.oracle import line_oracle, token_oracle
 from copy_as_decode.core.program import Copy, Item, format_program, parse

@@ -31,7 +31,7 @@ LAUNCH = ("llama.cpp", "vllm")
 
 
 def add_arguments(p) -> None:
-    from copy_as_decode.bench.corpora import line_range
+    from copy_as_decode.cases.corpora import line_range
     from copy_as_decode.engine.options import DEFAULT_MODEL, ENDPOINT_ENV, budget
     from copy_as_decode.engine.remote.client import APIS, GEN_LINES
     p.add_argument("--endpoint", default=os.environ.get(ENDPOINT_ENV),
@@ -66,12 +66,12 @@ def _gen_lines(value: str) -> int | None:
 
 
 def load_cases(corpus: str, limit: int, lines: tuple[int, int] | None = None) -> list:
-    from copy_as_decode.bench.corpora import load, load_file, spread, within_lines
+    from copy_as_decode.cases.corpora import load, load_file, spread, within_lines
     return spread(within_lines(load_file(corpus) if corpus.endswith(".jsonl") else load(corpus), lines), limit)
 
 
 def run_one(engine, case, selector: str, max_new_tokens: int) -> dict:
-    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.cases.corpora import user_file
     from copy_as_decode.core.oracle import line_oracle
     from copy_as_decode.core.program import format_program
     document, gold = user_file(case)
@@ -145,7 +145,7 @@ def compare(report: dict) -> None:
 
 def slot_context(tok, cases) -> int:
     """Tokens one server slot needs for the largest case: the longer prompt plus its output bound, in 1,024s."""
-    from copy_as_decode.bench.corpora import user_file
+    from copy_as_decode.cases.corpora import user_file
     from copy_as_decode.core.budget import rewrite_bound
     from copy_as_decode.core.document import split_lines
     from copy_as_decode.engine.prompts import prompt

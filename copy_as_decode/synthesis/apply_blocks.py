@@ -30,7 +30,7 @@ Each case: {id, language (python | javascript | markdown), before, block, after 
 The split: a case is a development case when its source case is, and held out otherwise. For the long
 corpora the development source cases are those from every DEVELOPMENT_EVERY-th distinct source file of each
 corpus in its order (the 1st, 4th, 7th, ... file by the case's `source` path); for HumanEvalFix, the development cases named in
-bench/data/development_cases.json (the project's split for that corpus). Figures on the two are reported apart.
+cases/data/development_cases.json (the project's split for that corpus). Figures on the two are reported apart.
 """
 import random
 from collections.abc import Iterable
@@ -52,8 +52,8 @@ _MARKERS = {
 
 def build(sources: Iterable[str] = SOURCES) -> list[dict]:
     """Every case of the corpus, in source order (deterministic)."""
-    from copy_as_decode.bench.corpora import load, user_file
-    from copy_as_decode.bench.heldout import development_ids
+    from copy_as_decode.cases.corpora import load, user_file
+    from copy_as_decode.cases.heldout import development_ids
     out = []
     for name in sources:
         cases = load(name)
@@ -141,7 +141,7 @@ def added(source: str, language: str, case, development: bool) -> list[dict]:
     """A long-corpus humanevalfix case as an edit that adds its function: the module without the inserted
     function (the host), and the gold; the block anchors the new function on the definition before it
     (or after it, drawn by the seed)."""
-    from copy_as_decode.bench.corpora import load, user_file
+    from copy_as_decode.cases.corpora import load, user_file
     task = next(c for name in ("humanevalfix-python", "humanevalfix-js") for c in load(name) if c.id == case.extra["task"])
     buggy = split_lines(user_file(task)[0].strip("\n") + "\n")
     b = split_lines(case.before)

@@ -2,9 +2,9 @@
 examples, blocks for other files), to be applied to real files (`copy-as-decode apply FILE ANSWER.md`,
 engine/apply.py), each with the file the intended change makes.
 
-Sources: files of installed packages that no other corpus uses (bench/data/long_sources.json,
+Sources: files of installed packages that no other corpus uses (cases/data/long_sources.json,
 structural_sources.json and the corpora synthesis/apply_blocks.py reads), stored with their text in
-bench/data/chat_answer_sources.json (`python -m copy_as_decode.synthesis.chat_answers --sources` writes it from
+cases/data/chat_answer_sources.json (`python -m copy_as_decode.synthesis.chat_answers --sources` writes it from
 the machine's copies). For each file, a generator seeded by its path picks the definitions to change and the
 wording, and makes each kind of change it allows:
 
@@ -31,10 +31,11 @@ import random
 import re
 from pathlib import Path
 
+from copy_as_decode.cases import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import Symbol, outline
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data" / "chat_answer_sources.json"
+DATA = corpora.DATA / "chat_answer_sources.json"
 SITE = ".venv/lib/python3.11/site-packages"
 NPM = "/usr/lib/node_modules/npm/node_modules"
 # (package, path in it, where it is installed here, version, license)

@@ -1,6 +1,6 @@
 """The locate corpora of other languages (`locate-ts`, `locate-go`, `locate-rust`, `locate-java`, `locate-c`,
 `locate-cpp`): a one-token bug in one function of a real file of 300 to 3,000 lines, asked about as users ask
-(bench/data/LANG_CORPUS.md).
+(cases/data/LANG_CORPUS.md).
 
     python -m copy_as_decode.synthesis.lang_corpus --sources DIR [--fetch] [--seed 0]
 
@@ -17,7 +17,7 @@ instructions that describe what goes wrong and never the change:
 Cases keep what synthesis/locate_corpus.py's keep (`target`, the function's lines with its doc comment, `at`,
 `base`), so `bench edit --alone --pick` runs them as it runs locate-python. The shipped files store each
 source file once, with its bugs as (line, buggy text): `load` makes the cases. Development and held-out
-cases come from different files (`split`, which bench/heldout.py reads).
+cases come from different files (`split`, which cases/heldout.py reads).
 """
 import argparse
 import json
@@ -30,13 +30,12 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from copy_as_decode.bench.corpora import LANG_CORPORA, Case
+from copy_as_decode.cases.corpora import DATA, LANG_CORPORA, Case
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.parsers import parse
 
 from .bugs import tree_bug
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 NOTE = DATA / "LANG_CORPUS.md"
 KINDS = ("named", "cursor", "symptom")
 CORPORA = dict(zip(LANG_CORPORA, ("typescript", "go", "rust", "java", "c", "cpp")))  # name -> language

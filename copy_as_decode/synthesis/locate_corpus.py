@@ -1,6 +1,6 @@
 """The locate corpora (`locate-python`, `locate-js`): where an edit lands, asked as users ask.
 
-Each one-function bug of the long corpora (bench/data/LONG_CORPUS.md: a synthetic bug in a real function, or a
+Each one-function bug of the long corpora (cases/data/LONG_CORPUS.md: a synthetic bug in a real function, or a
 HumanEvalFix function embedded in a real module) in a file of 300 lines or more gets four instructions:
 
     a  names the target, as the long corpus does ("Fix the bug in `quoteattr`: ...", "Fix bugs in tri.")
@@ -17,7 +17,7 @@ the place cost, apart from what the words cost.
 import dataclasses
 import re
 
-from copy_as_decode.bench.corpora import Case, load, spread
+from copy_as_decode.cases.corpora import Case, load, spread
 
 KINDS = ("a", "b", "c", "d")
 ALONE = "locate-alone"
@@ -138,6 +138,6 @@ def unasked_lines(case: Case, before: str, text: str) -> int:
 
 
 def spread_bases(cases: list[Case], limit: int) -> list[Case]:
-    """All four kinds of `limit` bugs spread evenly over the corpus (bench/corpora.py spread)."""
+    """All four kinds of `limit` bugs spread evenly over the corpus (cases/corpora.py spread)."""
     picked = set(spread(list(dict.fromkeys(c.extra["base"] for c in cases)), limit))
     return [c for c in cases if c.extra["base"] in picked]

@@ -1,5 +1,5 @@
 """The long-file corpora (long-python, long-js, long-text): localized edits with a known right answer in real,
-permissively licensed files of 100 to 3,000 lines found on this machine (bench/data/LONG_CORPUS.md).
+permissively licensed files of 100 to 3,000 lines found on this machine (cases/data/LONG_CORPUS.md).
 
     python -m copy_as_decode.synthesis.long_corpus [--seed 0]
 
@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from copy_as_decode import CHECKOUT
+from copy_as_decode.cases.corpora import DATA
 from copy_as_decode.core import languages
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import javascript as js_outline
@@ -56,7 +57,6 @@ from copy_as_decode.synthesis.syntax import (
     word,
 )
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 NOTE = DATA / "LONG_CORPUS.md"
 CORPUS_FILES = {"python": "long-python.jsonl", "javascript": "long-js.jsonl", "markdown": "long-text.jsonl"}
 BUCKETS = {100: (80, 150), 300: (250, 400), 1000: (800, 1300), 3000: (2300, 3000)}
@@ -580,7 +580,7 @@ class Context:
     """What the makers share: a node binary, which hosts run by themselves, the HumanEvalFix tasks not used yet."""
 
     def __init__(self, seed: int):
-        from copy_as_decode.bench.corpora import load, node
+        from copy_as_decode.cases.corpora import load, node
         self.node = node()
         if self.node is None:
             raise SystemExit("node is needed to check the JavaScript cases")
@@ -599,7 +599,7 @@ class Context:
     def runs_alone(self, language: str, src: Source) -> bool:
         """The file runs by itself within a few seconds and is a module, not a script (no main block, no
         command line read), so that running it only defines things."""
-        from copy_as_decode.bench.corpora import run_tests
+        from copy_as_decode.cases.corpora import run_tests
         if src.path not in self._alone:
             script = r"^if __name__ == .__main__.:|\bsys\.argv\b" if language == "python" else \
                 r"^#!|require\.main|\bprocess\.(?:argv|exit|stdin|stdout)\b"
@@ -609,7 +609,7 @@ class Context:
     def embed(self, language, rng, lines, slots, gap, collides, tests_of) -> dict | None:
         """A HumanEvalFix task inserted, after `gap`, at one of `slots` (line indices), kept when its gold
         passes its tests and its buggy file fails them."""
-        from copy_as_decode.bench.corpora import run_tests, user_file
+        from copy_as_decode.cases.corpora import run_tests, user_file
         for task in [t for t in self.tasks[language] if not collides(t)][:3] if slots else []:
             at = rng.choice(slots)
             before, after = ("".join(lines[:at] + gap + split_lines(code.strip("\n") + "\n") + lines[at:])

@@ -3,7 +3,7 @@ and of globally installed npm packages, paragraphs of their documentation and of
 whole files of 100-3,000 lines.
 
 None of it is a file the long-file benchmark is built from, or a copy of one: that benchmark lists its files
-in BENCHMARK_FILES (bench/data/long_sources.json) for harvesting to leave out. Listings are sorted, so
+in BENCHMARK_FILES (cases/data/long_sources.json) for harvesting to leave out. Listings are sorted, so
 what is found depends only on the files installed.
 """
 import ast
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from copy_as_decode.cases import corpora
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import Symbol
 from copy_as_decode.core.outline import javascript as js_outline
@@ -26,7 +27,7 @@ from .syntax import PY_FUNCS, first_line, js_code, python_defs, unique_defs, val
 PYTHON_ROOT = Path(sys.base_prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
 JS_ROOTS = (Path("/usr/lib/node_modules"), Path("/usr/share/nodejs"), Path("/usr/local/lib/node_modules"))
 PROSE_ROOTS = (Path("/usr/share/doc"), Path("/usr/lib/node_modules"), Path("/usr/local/lib/node_modules"))
-BENCHMARK_FILES = Path(__file__).resolve().parent.parent / "bench" / "data" / "long_sources.json"
+BENCHMARK_FILES = corpora.DATA / "long_sources.json"
 MIN_LINES, MAX_LINES = 5, 40
 LONG_MIN, LONG_MAX = 100, 3000
 

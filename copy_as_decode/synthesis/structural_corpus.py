@@ -28,7 +28,7 @@ place would count the move as a deletion).
 Files are real, permissively licensed Python files of 100 to 3,000 lines: subpackages of the standard
 library (its top-level modules feed the training data, synthesis/sources.py, and long-corpus files are left
 out) and well-known pure-Python packages (PROJECTS; vendored copies left out). Cases are stored with their
-files in bench/data/structural_sources.json (each file once, with project, path, version, licence, lines,
+files in cases/data/structural_sources.json (each file once, with project, path, version, licence, lines,
 sha256), so loading never depends on what is installed;
 
     python -m copy_as_decode.synthesis.structural_corpus [--seed 0]
@@ -49,9 +49,10 @@ import sysconfig
 from collections import Counter
 from pathlib import Path
 
-from copy_as_decode.bench.corpora import Case
+from copy_as_decode.cases import corpora
+from copy_as_decode.cases.corpora import Case
 
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data" / "structural_sources.json"
+DATA = corpora.DATA / "structural_sources.json"
 CORPORA = ("move-method", "add-parameter")
 MOVE = ("Refactor the `{m}` method in the `{c}` class to be a stand alone, top level function. Name the new "
         "function `{m}`, exactly the same name as the existing method. Update any existing `self.{m}` calls to "

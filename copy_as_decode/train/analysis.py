@@ -43,8 +43,8 @@ def repair_replacements(items: list[Item], lines: list[str], ratio: float = RATI
 
 def analyse(report_path: Path, corpus: str, run_tests: bool = True) -> dict:
     """Failure modes of one `bench edit` JSON, and exact/passed after repair_replacements."""
-    from copy_as_decode.bench.corpora import load, user_file
-    from copy_as_decode.bench.functional import passes
+    from copy_as_decode.cases.corpora import load, user_file
+    from copy_as_decode.cases.functional import passes
     report = json.loads(Path(report_path).read_text())
     cases = {c.id: c for c in load(corpus)}
     out = {"cases": 0, "exact": 0, "unchanged": 0, "hit_cap": 0, "lines_lost": 0, "verbatim_gen": 0,

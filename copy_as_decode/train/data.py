@@ -31,7 +31,7 @@ import random
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from copy_as_decode.bench.corpora import CORPORA, LONG_CORPORA, CorpusError, load, user_file
+from copy_as_decode.cases.corpora import CORPORA, LONG_CORPORA, CorpusError, load, user_file
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import format_program, parse
 from copy_as_decode.core.resolver import resolve

@@ -39,6 +39,7 @@ LANGUAGES = ("python", "javascript", "markdown")
 DATA_ENV = "COPY_AS_DECODE_DATA"
 TEST_TIMEOUT = 10.0
 _REPO = CHECKOUT
+DATA = Path(__file__).resolve().parent / "data"  # the corpora's files and cards, and the sources they were made from
 # Node as `./run test` installs it, for machines without one on PATH.
 _BUNDLED_NODE = _REPO / ".tools" / "node24" / "node_modules" / ".bin" / "node"
 _HUMANEVALPACK = {"humanevalfix-python": "humanevalpack_python.jsonl", "humanevalfix-js": "humanevalpack_js.jsonl"}
@@ -66,15 +67,15 @@ def humanevalpack_dir() -> Path:
 
 
 def text_path() -> Path:
-    return Path(__file__).resolve().parent / "data" / "text_edits.jsonl"
+    return DATA / "text_edits.jsonl"
 
 
 def long_path(name: str) -> Path:
-    return Path(__file__).resolve().parent / "data" / f"{name}.jsonl"
+    return DATA / f"{name}.jsonl"
 
 
 def load(name: str) -> list[Case]:
-    """A corpus read from files; bench/all_corpora.py also builds the ones made from them."""
+    """A corpus read from files; synthesis/all_corpora.py also builds the ones made from them."""
     if name == "text":
         return [Case(r["id"], name, r["instruction"], r["before"], r["after"], {"kind": r["kind"]})
                 for r in _read_jsonl(text_path())]

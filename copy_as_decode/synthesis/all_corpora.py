@@ -1,13 +1,12 @@
-"""Every corpus by name: those read from files (bench/corpora.py) and those built from them, the locate corpora
+"""Every corpus by name: those read from files (cases/corpora.py) and those built from them, the locate corpora
 (synthesis/locate_corpus.py; synthesis/lang_corpus.py makes those of other languages from their shipped files) and
-the structural ones (synthesis/structural_corpus.py). Apart from bench/corpora.py, which the builders read their
-cases with."""
+the structural ones (synthesis/structural_corpus.py). Here, above the builders, rather than in cases/corpora.py,
+which the builders read their cases with."""
+from copy_as_decode.cases.corpora import LANG_CORPORA, LOCATE_CORPORA, STRUCTURAL_CORPORA, Case
+from copy_as_decode.cases.corpora import load as load_read
 from copy_as_decode.synthesis import lang_corpus
 from copy_as_decode.synthesis.locate_corpus import build
 from copy_as_decode.synthesis.structural_corpus import load as structural
-
-from .corpora import LANG_CORPORA, LOCATE_CORPORA, STRUCTURAL_CORPORA, Case
-from .corpora import load as load_read
 
 
 def load(name: str) -> list[Case]:

@@ -1,15 +1,14 @@
 """The held-out protocol: which HumanEvalFix cases the methods were developed on, and a fixed held-out sample.
 
-bench/data/development_cases.json names the development cases (and the rule that put them there); every
+cases/data/development_cases.json names the development cases (and the rule that put them there); every
 other case is held out. On a CPU a session scores an evenly spread sample of 48 held-out cases per language;
 with a GPU, the whole held-out set.
 """
 import json
-from pathlib import Path
 
-from .corpora import Case, load, spread
+from .corpora import DATA, Case, load, spread
 
-PATH = Path(__file__).resolve().parent / "data" / "development_cases.json"
+PATH = DATA / "development_cases.json"
 SAMPLE = 48
 
 
