@@ -177,7 +177,7 @@ def cmd_edit(args) -> int:
     bar = Bar(request.selector)
     try:
         if edits_windows(request.selector) and request.lines is None and request.at is None:
-            place = placed(engine, document, args, bar)
+            place = placed(engine, request.lf, args, bar)
             if place is UNDECIDED:
                 return contract.EXIT_INCOMPLETE
             request = replace(request, lines=place)
@@ -210,11 +210,11 @@ UNDECIDED = (0, 0)  # placed(): the search is not sure of the place, so nothing 
 
 
 def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
-    """Where an edit that names no lines lands (engine/locate.py): when the model chose among candidates, the
-    lines of its choice, which the edit then takes as they are. When that is not decided, the candidates are
-    listed with their lines and nothing is edited (UNDECIDED): a guess is never written, the user names the
-    place (editors offer the same candidates as a pick). None: the edit finds its place itself (a name decides
-    it, or the whole file)."""
+    """Where an edit of `document` (the request's, with "\\n" endings) that names no lines lands
+    (engine/locate.py): when the model chose among candidates, the lines of its choice, which the edit then
+    takes as they are. When that is not decided, the candidates are listed with their lines and nothing is
+    edited (UNDECIDED): a guess is never written, the user names the place (editors offer the same candidates
+    as a pick). None: the edit finds its place itself (a name decides it, or the whole file)."""
     from copy_as_decode.engine.locate import locate
     place = locate(engine, document, args.instruction, language=language_of(args.path), hooks=bar)
     if not place.decisive:
@@ -232,6 +232,7 @@ def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
 
 def cmd_apply(args) -> int:
     from copy_as_decode.engine.apply import ALREADY, apply
+    from copy_as_decode.engine.request import EditRequest
     document = read_text(args.path)
     if args.block in (None, "-"):
         try:
@@ -243,9 +244,10 @@ def cmd_apply(args) -> int:
     if args.write:
         writable(args.path)
     bar = Bar("apply")
+    request = EditRequest(document, block=block, language=language_of(args.path), path=args.path, hooks=bar,
+                          max_new_tokens=args.max_new_tokens)
     try:  # the model is loaded only for a part whose place the block does not say exactly (engine/apply.py)
-        result = apply(document, block, None if args.no_model else lambda: make_engine(args),
-                       language=language_of(args.path), path=args.path, hooks=bar, max_new_tokens=args.max_new_tokens)
+        result = apply(request, None if args.no_model else lambda: make_engine(args))
     finally:
         bar.close()
     for left in result.left_out:  # an answer's blocks for other files, commands, usage examples

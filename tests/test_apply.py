@@ -14,6 +14,7 @@ import pytest
 from copy_as_decode.core.block_merge import MergeError
 from copy_as_decode.core.contract import EXIT_INCOMPLETE, EXIT_UNCHANGED, SKIPPED, IncompleteEdit
 from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "copy_as_decode.cli"]
@@ -63,7 +64,7 @@ def run_cli(*args, stdin: str | None = None):
 
 
 def test_the_parser_places_a_lazy_class_block_without_a_model():
-    result = apply(FILE, LAZY_BLOCK)
+    result = apply(EditRequest(FILE, block=LAZY_BLOCK))
     assert result.text == MERGED
     assert result.stats.selector == "merge" and result.stats.forwards == 0
     assert "replaced `Store.get`" in result.stats.windows and "added `Store.put` after `Store.get`" in result.stats.windows
@@ -72,18 +73,18 @@ def test_the_parser_places_a_lazy_class_block_without_a_model():
 def test_a_block_whose_place_is_not_certain_needs_the_model():
     block = "    total = 0\n    # ... existing code ...\n    return total * 2\n"
     with pytest.raises(MergeError, match="no model was given"):
-        apply(FILE, block)
+        apply(EditRequest(FILE, block=block))
 
 
 def test_a_block_that_would_break_the_file_is_refused_and_kept_for_review():
     with pytest.raises(IncompleteEdit, match="no longer parse") as refused:
-        apply(FILE, "def main():\n    store = Store(\n")
+        apply(EditRequest(FILE, block="def main():\n    store = Store(\n"))
     assert refused.value.stop == SKIPPED and "store = Store(" in refused.value.text
 
 
 def test_a_block_of_markers_only_is_refused():
     with pytest.raises(MergeError, match="only lazy markers"):
-        apply(FILE, "# ... existing code ...\n")
+        apply(EditRequest(FILE, block="# ... existing code ...\n"))
 
 
 def test_cli_apply_prints_the_diff_and_writes_with_write(tmp_path):
@@ -205,8 +206,8 @@ def test_cli_apply_takes_a_chat_s_whole_answer_and_lists_what_it_leaves_out(tmp_
 
 def test_an_answer_with_no_block_for_the_file_changes_nothing():
     with pytest.raises(MergeError, match="no code block for this file"):
-        apply(FILE, "Add this test:\n\n```python tests/test_store.py\ndef test_x():\n    pass\n```\n",
-              path="store.py")
+        apply(EditRequest(FILE, block="Add this test:\n\n```python tests/test_store.py\ndef test_x():\n    pass\n```\n",
+                          path="store.py"))
 
 
 class _NoChangeFront:
@@ -221,7 +222,7 @@ def test_a_model_result_without_the_block_s_lines_is_refused_not_written():
     two = FILE + "\n\nclass Other:\n    def get(self, key):\n        return None\n"
     block = "def get(self, key):\n    # ... existing code ...\n    return self.values.get(key, 7)\n"
     with pytest.raises(IncompleteEdit, match="not in the result") as refused:
-        apply(two, block, lambda: _NoChangeFront(), language="python")
+        apply(EditRequest(two, block=block, language="python"), lambda: _NoChangeFront())
     assert refused.value.stop == SKIPPED
 
 
@@ -237,7 +238,7 @@ class _FixFront:
 def test_a_part_two_definitions_match_alike_goes_to_the_model_and_names_both_candidates():
     two = FILE + "\n\nclass Other:\n    def get(self, key):\n        return None\n"
     block = "def get(self, key):\n    # ... existing code ...\n    return self.values.get(key, 7)\n"
-    result = apply(two, block, lambda: _FixFront(), language="python")
+    result = apply(EditRequest(two, block=block, language="python"), lambda: _FixFront())
     assert [(c["qualname"], c["chosen"]) for c in result.candidates] == [("Store.get", False), ("Other.get", True)]
     assert "it might have been `Store.get`" in result.stats.windows
 
@@ -247,7 +248,7 @@ def test_a_lazy_body_whose_end_runs_on_into_the_file_s_body_is_refused():
     before = 'def pick(values):\n    """Ints.\n    """\n    out = [x for x in values if x]\n    return values\n'
     block = 'def pick(values):\n    # ... existing code ...\n    """\n    return [x for x in values if x]\n'
     with pytest.raises(IncompleteEdit, match="goes on in its body with `return values`"):
-        apply(before, block, language="python")
+        apply(EditRequest(before, block=block, language="python"))
 
 
 def test_blank_lines_neither_the_file_nor_the_block_has_are_refused():

@@ -18,6 +18,7 @@ import pytest
 from copy_as_decode.core.block_merge import MergeError
 from copy_as_decode.core.contract import IncompleteEdit
 from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest
 from copy_as_decode.server.apply_endpoint import MODEL_ID, STATUS_HEADER, ApplyServer, Merger
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +88,7 @@ def raw(server, method: str, path: str, body: bytes | None = None, headers: dict
 def test_a_merge_answers_the_merged_file_as_the_assistant_message(client):
     response = client.chat.completions.with_raw_response.create(model="morph-v3-fast", messages=morph(FILE, UPDATE))
     completion = response.parse()
-    assert completion.choices[0].message.content == MERGED == apply(FILE, UPDATE).text
+    assert completion.choices[0].message.content == MERGED == apply(EditRequest(FILE, block=UPDATE)).text
     assert completion.choices[0].finish_reason == "stop" and completion.choices[0].message.role == "assistant"
     assert completion.model == "morph-v3-fast" and completion.id.startswith("chatcmpl-") and completion.created > 0
     usage = completion.usage
@@ -167,7 +168,7 @@ def test_a_refused_merge_is_a_422_error_object_and_no_content(server):
     """The block would break the file: nothing that looks like a file comes back."""
     broken = "def report(inventory):\n    return json.dumps(inventory.items\n"
     with pytest.raises((MergeError, IncompleteEdit)):  # the merge itself refuses, in process
-        apply(FILE, broken)
+        apply(EditRequest(FILE, block=broken))
     response, body, _ = raw(server, "POST", "/v1/chat/completions",
                             json.dumps({"model": "m", "messages": morph(FILE, broken)}).encode(),
                             {"Content-Type": "application/json"})

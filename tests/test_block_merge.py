@@ -167,8 +167,9 @@ def test_no_marker_lands_and_no_line_is_lost(block):
 def test_a_result_that_would_not_parse_is_refused_and_offered_for_review():
     from copy_as_decode.core.contract import IncompleteEdit
     from copy_as_decode.engine.apply import apply
+    from copy_as_decode.engine.request import EditRequest
     with pytest.raises(IncompleteEdit, match="no longer parse") as refused:
-        apply(PY, "def load(path):\n    return (f.read(\n", language="python")
+        apply(EditRequest(PY, block="def load(path):\n    return (f.read(\n", language="python"))
     assert "return (f.read(" in refused.value.text
 
 
@@ -180,8 +181,11 @@ def test_fences_are_stripped():
 
 
 def test_a_crlf_file_keeps_crlf():
+    """The request reads the file's line endings (engine/request.py): the merge sees "\\n", the result CRLF."""
+    from copy_as_decode.engine.apply import apply
+    from copy_as_decode.engine.request import EditRequest
     crlf = PY.replace("\n", "\r\n")
-    out = merge(crlf, "def size(self):\n    return 0\n", "python").text
+    out = apply(EditRequest(crlf, block="def size(self):\r\n    return 0\r\n", language="python")).text
     assert out == PY.replace("return len(self.values)\n", "return 0\n").replace("\n", "\r\n")
 
 

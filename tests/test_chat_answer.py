@@ -5,6 +5,7 @@ import pytest
 from copy_as_decode.core import chat_answer
 from copy_as_decode.core.chat_answer import CHANGE, OTHER, USAGE
 from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest
 
 FILE = '''"""Settings."""
 import json
@@ -77,15 +78,15 @@ def test_the_prose_says_where_a_new_definition_goes():
     [block] = chat_answer.read("Add this to `Config`, right after `like()`:\n```python\n    def size(self):\n"
                                "        return 0\n```\n", FILE, "python").blocks
     assert ("after", "like") in block.hints and ("named", "Config") in block.hints
-    merged = apply(FILE, "Add this to `Config`, right after `like()`:\n```python\n    def size(self):\n"
-                         "        return 0\n```\n", language="python").text
+    merged = apply(EditRequest(FILE, block="Add this to `Config`, right after `like()`:\n```python\n    def size(self):\n"
+                                           "        return 0\n```\n", language="python")).text
     assert "        return self.path == other.path\n\n    def size(self):\n        return 0\n\n    def load(self):\n" \
         in merged
 
 
 def test_a_name_defined_twice_goes_to_the_definition_the_block_matches_best():
     block = "    def load(self):\n        with open(self.path) as f:\n            return json.load(f) or {}\n"
-    merged = apply(FILE, block, language="python").text
+    merged = apply(EditRequest(FILE, block=block, language="python")).text
     assert merged == FILE.replace("return json.load(f)\n", "return json.load(f) or {}\n")
 
 
@@ -93,14 +94,14 @@ def test_an_import_and_a_helper_in_two_blocks_are_one_change():
     answer = ("First add the import:\n\n```python\nimport os\n```\n\nThen the helper and its caller:\n\n"
               "```python\ndef exists(path):\n    return os.path.exists(path)\n\n\ndef main(argv):\n"
               "    if not exists(argv[1]):\n        return\n    config = Config(argv[1])\n    print(config.load())\n```\n")
-    merged = apply(FILE, answer, language="python").text
+    merged = apply(EditRequest(FILE, block=answer, language="python")).text
     assert merged.startswith('"""Settings."""\nimport json\nimport os\nimport sys\n')  # the sorted place
     assert "\n\n\ndef exists(path):\n    return os.path.exists(path)\n\n\ndef main(argv):\n    if not exists" in merged
 
 
 def test_a_block_already_in_the_file_is_unchanged():
-    result = apply(FILE, "```python\ndef main(argv):\n    config = Config(argv[1])\n    print(config.load())\n```\n",
-                   language="python")
+    result = apply(EditRequest(FILE, block="```python\ndef main(argv):\n    config = Config(argv[1])\n    print(config.load())\n"
+                                           "```\n", language="python"))
     assert result.unchanged and result.text == FILE
 
 
@@ -111,7 +112,7 @@ def test_a_block_already_in_the_file_is_unchanged():
 ])
 def test_a_new_import_goes_into_the_import_block(language, document, block, expect):
     # the requires are not sorted: after the last one (a destructuring over three lines); the imports are
-    assert expect in apply(document, block, language=language).text
+    assert expect in apply(EditRequest(document, block=block, language=language)).text
 
 
 TS = '''import * as fs from "fs";
@@ -168,7 +169,7 @@ public class Store {
 ])
 def test_answers_for_the_tree_sitter_languages_are_placed_by_their_outline(language, document, answer, old, new):
     assert old in document
-    result = apply(document, answer, language=language).text
+    result = apply(EditRequest(document, block=answer, language=language)).text
     assert new in result and result.replace(new, old) == document or language == "rust" and new in result \
         and "    pub fn len(&self) -> usize {\n        self.items.len()\n    }\n}\n" in result
 
@@ -180,4 +181,4 @@ def test_an_answer_whose_lazy_body_ends_before_the_file_s_body_does_is_refused_n
     answer = ('Return the filtered list:\n\n```python\ndef pick(values):\n    # ... existing code ...\n'
               '    """\n    out = [x for x in values if x]\n    return out\n```\n')
     with pytest.raises(IncompleteEdit, match="ends with `return out`, but the result goes on in its body"):
-        apply(before, answer, language="python", path="pick.py")
+        apply(EditRequest(before, block=answer, language="python", path="pick.py"))

@@ -185,41 +185,27 @@ async def test_a_refused_result_is_only_ever_offered_for_review():
         assert outcome.message.startswith(str(REFUSAL)) and run.progress.ended == ["incomplete"]
 
 
-async def test_an_answer_that_drops_lines_unasked_is_refused_whatever_the_worker():
-    """The server's own check (core/deletions.py), for a worker that answers without refusing: the same
-    outcomes as the worker's own refusal."""
+async def test_the_worker_s_answer_is_checked_there_not_again_here():
+    """Every check a result passes runs in the worker (engine/front.py checked, engine/apply.py's guarantee),
+    whose refusals the server offers for review (above): an answer it sends is applied as it is, an apply's
+    block is sent once and not merged again here."""
     long = "".join(f"line {k}\n" for k in range(1, 41))
     half = long[:long.index("line 21\n")]
-    for kw, status in (({}, "error"), ({"can_review": True}, "ok"),
-                       ({"can_review": True, "settings": Settings(review="never")}, "error")):
-        run = Run(FakeWorker({"text": half, "stats": {"deleted_lines": 0}}), **kw)
-        run.docs[URI] = Doc(URI, 1, long)
-        outcome = await run(edit())
-        assert outcome.status == status and (outcome.status == "ok") == outcome.reviewed
-        message = "the model's answer deletes the file's tail: lines 21-40 (20 non-blank lines not kept elsewhere) unasked"
-        assert outcome.warning == message if status == "ok" else outcome.message.startswith(message + "; nothing was changed")
-        assert positions.apply_lsp_edits(long, outcome.edits) == (half if status == "ok" else long)
-    # asked for: applied as it is
-    run = Run(FakeWorker({"text": half}))
+    run = Run(FakeWorker({"text": half, "stats": {"deleted_lines": 20}}))
     run.docs[URI] = Doc(URI, 1, long)
-    assert (await run(edit("delete the second half"))).status == "ok"
-
-
-async def test_an_apply_may_replace_what_its_block_replaces_but_lose_nothing_more():
-    """An apply's answer is checked against the parser's own merge of the block (core/block_merge.py): a block
-    that rewrites a long function as a short one is applied; an answer that also drops the next function, as a
-    worker without the parser might, is refused."""
+    outcome = await run(edit())
+    assert (outcome.status, outcome.warning) == ("ok", None)
+    assert positions.apply_lsp_edits(long, outcome.edits) == half
     body = "".join(f"    x{k} = {k}\n" for k in range(12))
     document = f"def f():\n{body}    return 1\n\n\ndef g():\n{body}    return 2\n"
     block = "def f():\n    return 0\n"
     merged = "def f():\n    return 0\n\n\ndef g():\n" + body + "    return 2\n"
-    for answer, status in ((merged, "ok"), ("def f():\n    return 0\n", "error")):
-        run = Run(FakeWorker({"text": answer}))
-        run.docs[URI] = Doc(URI, 1, document)
-        outcome = await run(EditCommand(URI, "", 1, block=block))
-        assert outcome.status == status, outcome.message
-        assert run.worker.asked[0][0]["block"] == block and "instruction" not in run.worker.asked[0][0]
-        assert positions.apply_lsp_edits(document, outcome.edits) == (merged if status == "ok" else document)
+    run = Run(FakeWorker({"text": merged}))
+    run.docs[URI] = Doc(URI, 1, document)
+    outcome = await run(EditCommand(URI, "", 1, block=block))
+    assert outcome.status == "ok", outcome.message
+    assert [(p["block"], "instruction" in p) for p, *_ in run.worker.asked] == [(block, False)]
+    assert positions.apply_lsp_edits(document, outcome.edits) == merged
 
 
 async def test_a_cancelled_job_ends_as_cancelled():

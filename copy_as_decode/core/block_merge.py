@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from . import lazy_block
-from .document import indent_of, split_lines, with_line_endings
+from .document import indent_of, split_lines
 from .outline import Symbol, outline
 
 # the file's outline, read once for the merge and the check of its result (engine/apply.py)
@@ -87,22 +87,21 @@ _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\
 
 def merge(document: str, block: str, language: str | None = None,
           hints: Sequence[tuple[str, str]] = ()) -> Merge:
-    """The file with the block's parts placed (see the module's docstring), in the file's line endings.
-    `hints`: where the answer's prose says a new definition goes, ("after" | "before", a name), read by
-    core/chat_answer.py; a new definition goes there when the file has one such name in its scope.
+    """The file with the block's parts placed (see the module's docstring); both texts with "\n" line endings
+    (engine/request.py reads a file's endings, and gives the result them back). `hints`: where the answer's
+    prose says a new definition goes, ("after" | "before", a name), read by core/chat_answer.py; a new
+    definition goes there when the file has one such name in its scope.
 
     Raises MergeError when the block holds nothing to place. What the result must hold before it is written
     (the block's lines, nothing else changed, no marker, a file that still parses) engine/apply.py checks."""
-    lf = document.replace("\r\n", "\n")
-    read = lazy_block.read(block, lf)
+    read = lazy_block.read(block, document)
     if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
         raise MergeError("the code block holds no code, only lazy markers")
-    read_as, file_symbols = outlined(lf, language)
+    read_as, file_symbols = outlined(document, language)
     language = read_as or language  # a file with no definitions reads as no language: the given one holds
-    merger = _Merger(split_lines(lf), file_symbols, language, read, hints)
+    merger = _Merger(split_lines(document), file_symbols, language, read, hints)
     merger.run()
-    text = merger.apply()
-    return Merge(with_line_endings(document, text), language, merger.placed, merger.pending, merger.touched)
+    return Merge(merger.apply(), language, merger.placed, merger.pending, merger.touched)
 
 
 class _Merger:

@@ -102,11 +102,10 @@ def same_file(named: str, path: str | None) -> bool:
 
 def read(answer: str, document: str = "", language: str | None = None, path: str | None = None) -> Answer:
     """The answer's blocks, each told change / other / usage for `document` (in `language`, at `path`; either
-    may be None: unknown)."""
-    text = answer.replace("\r\n", "\n")
-    fences = [] if _is_code(text, language) else _fences(text)
+    may be None: unknown); both texts with "\n" line endings (engine/request.py reads them)."""
+    fences = [] if _is_code(answer, language) else _fences(answer)
     if not fences:
-        return Answer([Block(text)], fenced=False)
+        return Answer([Block(answer)], fenced=False)
     own = {line.strip() for line in split_lines(document) if line.strip()}
     top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
     blocks = [_judged(b, own, top, language, path) for b in fences]

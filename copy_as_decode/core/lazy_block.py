@@ -48,10 +48,10 @@ def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
 
 
 def read(block: str, document: str = "") -> Block:
-    """The block as merged: outer code fences off (a chat's ```python ... ```), line endings "\\n", and its
-    marker lines. A bare `...` that is the whole body of a Python definition (the line before it ends with
-    `:`) is code, not a marker."""
-    lines = split_lines(block.replace("\r\n", "\n"))
+    """The block as merged, with "\\n" line endings as both texts come (engine/request.py reads them): outer
+    code fences off (a chat's ```python ... ```), and its marker lines. A bare `...` that is the whole body of
+    a Python definition (the line before it ends with `:`) is code, not a marker."""
+    lines = split_lines(block)
     solid = [k for k, line in enumerate(lines) if line.strip()]
     if len(solid) >= 2 and _FENCE.match(lines[solid[0]]) and _FENCE.match(lines[solid[-1]]) \
             and lines[solid[-1]].strip().strip("`~") == "":

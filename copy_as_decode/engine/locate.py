@@ -60,12 +60,11 @@ class Place:
 
 def locate(front, document: str, instruction: str, lines: tuple[int, int] | None = None, at: int | None = None,
            language: str | None = None, hooks: Hooks = Hooks()) -> Place:
-    """The place of an edit of `document`: its windows, why, whether that is decided, and the candidates a
-    pick offers (the search's first hit, the model's choice second when it differs, with its probability; the
-    others in the search's order)."""
-    lf = document.replace("\r\n", "\n")
-    text = split_lines(lf)
-    plan = windows.find(lf, instruction, lines, language, at=at)
+    """The place of an edit of `document` (with "\\n" line endings: an EditRequest's `lf`): its windows, why,
+    whether that is decided, and the candidates a pick offers (the search's first hit, the model's choice
+    second when it differs, with its probability; the others in the search's order)."""
+    text = split_lines(document)
+    plan = windows.find(document, instruction, lines, language, at=at)
     if not plan.candidates:  # the selection, the cursor, a name, the search alone, or the whole file
         return Place(plan.windows, plan.reason, True, lines=len(text))
     pool = plan.candidates

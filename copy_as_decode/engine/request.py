@@ -1,12 +1,16 @@
 """What an edit is asked (EditRequest), and what one decode of it is handed (DecodePlan).
 
-The request is the one spelling of an edit's fields: each door reads it once (the worker's JSON: `from_wire`;
-Python callers and the command line: its fields, through EditFront.edit), and everything behind the door takes
-it. The document's line endings are read here and nowhere else (`lf` is the document as every prompt, window
-and rewrite sees it; `restore` gives a result the document's endings back). Selectors (engine/selectors/) turn
-a request into decodes, each with its own plan.
+The request is the one spelling of an edit's fields, and of an apply's (a `block` to merge instead of an
+instruction): each door reads it once (the worker's JSON: `from_wire`; the command line, the HTTP apply
+endpoint and Python callers: its fields), and everything behind the door takes it (EditFront.run for an edit,
+engine/apply.py `apply` for an apply). The document's line endings are read here and nowhere else: `lf` is the
+document as every prompt, window, search, merge and rewrite sees it, with "\n" endings, and `restore` gives a
+result the document's endings back (core/document.py with_line_endings); a block's own endings are never
+written, so it is read with "\n" at once. Selectors (engine/selectors/) turn a request into decodes, each with
+its own plan.
 """
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from copy_as_decode.core import contract
 from copy_as_decode.core.budget import Budget, parse_budget
@@ -17,8 +21,8 @@ from copy_as_decode.core.program import Item
 
 @dataclass(frozen=True)
 class EditRequest:
-    document: str
-    instruction: str
+    document: str                       # as the door got it, its line endings too (`lf`: with "\n")
+    instruction: str = ""               # an apply's is none: its block says what changes
     selector: str = contract.DEFAULT_SELECTOR  # resolved by the front (EditFront.resolve) before it runs
     program: str | None = None          # `forced`: the program to feed
     max_new_tokens: int | None = None   # an explicit budget (None: from the document); "auto" or a str of digits read
@@ -28,15 +32,21 @@ class EditRequest:
     language: str | None = None         # python, javascript or markdown; None: read from the document
     at: int | None = None               # the editor's cursor line (1-based): a windowed edit's symbol there
     drafts: str = ""                    # more lines a verified rewrite may draft from (an applied block's part)
+    block: str | None = None            # an apply's: a chat's answer or one code block (engine/apply.py); None: an edit
+    path: str | None = None             # the document's file path, when known: an answer's blocks for others tell apart
 
     def __post_init__(self):
         object.__setattr__(self, "max_new_tokens", parse_budget(self.max_new_tokens))
+        if self.block is not None:
+            object.__setattr__(self, "block", self.block.replace("\r\n", "\n"))
 
     @classmethod
-    def from_wire(cls, p: dict, hooks: Hooks = Hooks()) -> "EditRequest":
-        """An `edit`'s params as docs/worker-protocol.md spells them; TypeError or ValueError for a bad one."""
-        if not isinstance(p.get("document"), str) or not isinstance(p.get("instruction", ""), str):
-            raise TypeError("`document` and `instruction` must be strings")
+    def from_wire(cls, p: dict, hooks: Hooks = Hooks(), apply: bool = False) -> "EditRequest":
+        """An `edit`'s params as docs/worker-protocol.md spells them, or an `apply`'s (a `block` and the file's
+        `path` instead of an instruction); TypeError or ValueError for a bad one."""
+        what = "block" if apply else "instruction"
+        if not isinstance(p.get("document"), str) or not isinstance(p.get(what, None if apply else ""), str):
+            raise TypeError(f"`document` and `{what}` must be strings")
         selector = p.get("selector", contract.DEFAULT_SELECTOR)
         if not isinstance(selector, str):
             raise TypeError("`selector` must be a string")
@@ -48,10 +58,14 @@ class EditRequest:
         at = p.get("at")
         if at is not None and (type(at) is not int or at < 1):
             raise TypeError("`at` must be a 1-based line number")
-        return cls(p["document"], p.get("instruction", ""), selector, p.get("program"), p.get("max_new_tokens"),
-                   float(p.get("temperature", 0.0)), hooks, wire_lines(p), language, at)
+        path = p.get("path")
+        if path is not None and not isinstance(path, str):
+            raise TypeError("`path` must be a string")
+        return cls(p["document"], "" if apply else p.get("instruction", ""), selector, p.get("program"),
+                   p.get("max_new_tokens"), float(p.get("temperature", 0.0)), hooks, wire_lines(p), language, at,
+                   block=p["block"] if apply else None, path=path)
 
-    @property
+    @cached_property
     def lf(self) -> str:
         return self.document.replace("\r\n", "\n")
 

@@ -12,7 +12,6 @@ import threading
 import time
 
 from copy_as_decode.core.block_merge import MergeError
-from copy_as_decode.core.budget import parse_budget
 from copy_as_decode.core.contract import (
     BAD_PARAMS,
     BAD_PROGRAM,
@@ -34,7 +33,7 @@ from copy_as_decode.core.contract import (
 from copy_as_decode.core.program import ProgramSyntaxError
 from copy_as_decode.core.resolver import ResolveError
 from copy_as_decode.engine.apply import apply
-from copy_as_decode.engine.request import EditRequest, wire_lines
+from copy_as_decode.engine.request import EditRequest
 
 PROGRESS_EVERY_S = 0.2
 
@@ -144,18 +143,15 @@ class Worker:
             return self.error(rid, E_CANCELLED, "cancelled")
         hooks = _PrepareHooks(self, rid) if method == "prepare" else _RequestHooks(self, rid)
         try:  # each method's params read once, here (engine/request.py EditRequest.from_wire)
-            if method == "apply":
-                args = _apply_args(params)
-            else:
-                request = EditRequest.from_wire(params, hooks)
-                if method == "edit":
-                    request = self.engine.resolve(request)
+            request = EditRequest.from_wire(params, hooks, apply=method == "apply")
+            if method == "edit":
+                request = self.engine.resolve(request)
         except (KeyError, TypeError, ValueError) as e:
             return self.error(rid, BAD_PARAMS, f"bad params: {e}")
         try:
             if method == "locate":  # where an edit would land, without decoding it (engine/locate.py)
                 from copy_as_decode.engine.locate import locate
-                place = locate(self.engine, request.document, request.instruction, request.lines, request.at,
+                place = locate(self.engine, request.lf, request.instruction, request.lines, request.at,
                                request.language, hooks)
                 return self.send({"id": rid, "result": place.as_dict()})
             if method == "prepare":  # the window read while the instruction is typed (engine/read_ahead.py)
@@ -165,9 +161,9 @@ class Worker:
             if method == "edit":
                 result = self.engine.run(request)
             else:  # the engine is already loaded; engine/apply.py runs it only for parts the parser cannot place
-                result = apply(engine=lambda: self.engine, hooks=hooks, **args)
+                result = apply(request, lambda: self.engine)
             answer = {"text": result.text, "stop": result.stats.stop, "stats": result.stats.as_dict()}
-            if result.text == params["document"]:  # nothing to apply: the client says so instead of applying
+            if result.text == request.document:  # nothing to apply: the client says so instead of applying
                 answer.update(status=UNCHANGED, message=_unchanged(method, result.stats))
             if params.get("return_program"):  # a rewrite's program is a diff of the two texts: made when asked
                 answer["program"] = result.program
@@ -260,19 +256,3 @@ def _rejected_program() -> tuple:
     tokenizer index)."""
     constraint = sys.modules.get("copy_as_decode.engine.decoding.constraint")
     return (ProgramSyntaxError, ResolveError) + ((constraint.GrammarError,) if constraint else ())
-
-
-def _apply_args(p: dict) -> dict:
-    if not isinstance(p.get("document"), str) or not isinstance(p.get("block"), str):
-        raise TypeError("`document` and `block` must be strings")
-    language = p.get("language")
-    if language is not None and not isinstance(language, str):
-        raise TypeError("`language` must be a string")
-    path = p.get("path")
-    if path is not None and not isinstance(path, str):
-        raise TypeError("`path` must be a string")
-    lines = wire_lines(p)
-    # `block`: a chat's answer or one code block (engine/apply.py reads it); `path`: the document's, to tell
-    # the answer's blocks for other files apart
-    return {"document": p["document"], "answer": p["block"], "language": language, "path": path,
-            "max_new_tokens": parse_budget(p.get("max_new_tokens")), "lines": lines}

@@ -134,8 +134,9 @@ class Merger:
         """(the merged file, APPLIED or UNCHANGED); ApiError for a merge that is refused."""
         from copy_as_decode.core.block_merge import MergeError
         from copy_as_decode.engine.apply import apply
+        from copy_as_decode.engine.request import EditRequest
         try:
-            result = apply(request.code, request.update, self._front)
+            result = apply(EditRequest(request.code, block=request.update), self._front)
         except ModelDisabled as e:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "model_disabled") from None
         except ContextError as e:

@@ -3,12 +3,13 @@
 Both ways an edit starts, a quick fix resolved by codeAction/resolve and the copyAsDecode.edit command, run
 it here, so they refuse, fail and report alike. An edit checks that the document is open, at the version the
 request names, and valid Unicode; asks the worker for the new text, with the selection or the cursor as the
-window; checks the answer for lines dropped unasked (core/deletions.py, whatever the worker is: its own check
-may be missing or differ) and that the document did not change meanwhile; and turns the new text into LSP
-edits, marked for review when the settings and the client call for it. A result the worker refused but a
-user may still want (a deletion nobody asked for, a result with new parse errors: contract.REVIEWABLE) is
-only ever offered for review: as hunks that need confirmation where the client shows change annotations,
-else as a question the server asks before it applies anything (Outcome.asks, server/lsp.py), else refused.
+window; checks that the document did not change meanwhile (what only the server knows: the worker's answer
+has passed every check a result passes, engine/front.py `checked` and engine/apply.py's guarantee, and is not
+checked again here); and turns the new text into LSP edits, marked for review when the settings and the
+client call for it. A result the worker refused but a user may still want (a deletion nobody asked for, a
+result with new parse errors: contract.REVIEWABLE) is only ever offered for review: as hunks that need
+confirmation where the client shows change annotations, else as a question the server asks before it
+applies anything (Outcome.asks, server/lsp.py), else refused.
 A result that is the document as it was is UNCHANGED, and says why. Nothing is applied here.
 
 What it needs from the server comes in as narrow collaborators (the open documents, the worker, a way to tell
@@ -22,8 +23,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from copy_as_decode.core import deletions
-from copy_as_decode.core.contract import CAP, INCOMPLETE, REVIEWABLE, SKIPPED, TOO_LONG, UNCHANGED, IncompleteEdit
+from copy_as_decode.core.contract import CAP, INCOMPLETE, REVIEWABLE, TOO_LONG, UNCHANGED
 
 from . import positions
 from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
@@ -116,7 +116,6 @@ class EditRunner:
         # an apply's block may be a chat's whole answer: its blocks for other files are told apart by path
         params.update({"instruction": req.instruction, "selector": settings.selector} if req.block is None
                       else {"block": req.block, "path": _file_path(req.uri)})
-        language = params.get("language")
 
         await progress.begin("waiting for the model" if self.worker.running else "starting the model worker")
         warning = None
@@ -137,13 +136,6 @@ class EditRunner:
                         params["lines"] = lines
                 result = await self.worker.edit(params, report, key=req.uri,
                                                 method="edit" if req.block is None else "apply")
-            # an apply replaces what its block replaces (core/block_merge.py): its answer is checked against the
-            # parser's own merge, so only lines lost beyond that count; a stale answer is refused as stale below
-            if self._current(req.uri, version):
-                base = text if req.block is None else await asyncio.to_thread(_merged, text, req.block, language,
-                                                                               params.get("path"))
-                if base is not None:
-                    _refuse_unasked_deletions(base, result, req.instruction)
         except TimeoutError:
             progress.end("timed out")
             return self._fail(req, Status.TIMEOUT, f"the edit timed out after {settings.timeout:g} s; nothing was applied")
@@ -228,18 +220,6 @@ def _file_path(uri: str) -> str | None:
     return unquote(parsed.path) if parsed.scheme == "file" else None
 
 
-def _merged(text: str, block: str, language: str | None, path: str | None = None) -> str | None:
-    """The document with the block placed by the parser alone (its pending parts not), or None when the
-    parser refuses it (the worker's own answer says why)."""
-    from copy_as_decode.core.block_merge import MergeError
-    from copy_as_decode.core.contract import IncompleteEdit
-    from copy_as_decode.engine.apply import apply
-    try:
-        return apply(text, block, None, language=language, path=path).text
-    except (MergeError, IncompleteEdit):
-        return None
-
-
 def _unchanged(req: EditCommand) -> str:
     """Why a result that is the document as it was changes nothing, where the worker did not say."""
     return "the block is already in the file" if req.block is not None else "the model answered the text as it was"
@@ -250,18 +230,6 @@ def _both(first: Callable[[dict], None], second: Callable[[dict], None]) -> Call
         first(params)
         second(params)
     return both
-
-
-def _refuse_unasked_deletions(old: str, result, instruction: str) -> None:
-    """Raise the worker's own refusal of an answer that drops runs of lines the instruction does not ask to
-    delete (error INCOMPLETE, stop `skipped`, the answer in `data.text`), so the same path refuses it or offers
-    it for review. Statements are the worker's to check (engine/front.py, in the edit's language): here any
-    worker is guarded, whatever program it runs."""
-    new = result.get("text") if isinstance(result, dict) else None
-    if isinstance(new, str) and (dropped := deletions.unasked(old, new, instruction)):
-        why = "the model's answer deletes " + "; ".join(d.describe() for d in dropped) + " unasked"
-        raise WorkerError(str(IncompleteEdit(SKIPPED, 0, why=why)), INCOMPLETE,
-                          {"stop": SKIPPED, "text": new, "stats": result.get("stats")})
 
 
 def _worker_message(e: WorkerError, settings: Settings) -> str:
