@@ -107,6 +107,12 @@ def judge(case: dict, text: str, written: bool) -> dict:
             [x for x in split_lines(gold) if x.strip()]}
 
 
+def request(case: dict):
+    """The case's apply, as the command line asks it (its file's language and path)."""
+    from copy_as_decode.engine.request import EditRequest
+    return EditRequest(case["before"], block=case["block"], language=case["language"], path=case["path"])
+
+
 def run_merge(case: dict) -> dict:
     from copy_as_decode.core.block_merge import MergeError
     from copy_as_decode.core.contract import IncompleteEdit
@@ -114,7 +120,7 @@ def run_merge(case: dict) -> dict:
     start = time.perf_counter()
     pending = False
     try:
-        r = apply(case["before"], case["block"], None, language=case["language"], path=case["path"])
+        r = apply(request(case))
         text, outcome = r.text, "refused: unchanged" if r.unchanged else None
     except MergeError as e:
         pending = NO_MODEL in str(e)
@@ -132,7 +138,7 @@ def run_apply(case: dict, engine) -> dict:
     start = time.perf_counter()
     forwards = 0
     try:
-        r = apply(case["before"], case["block"], lambda: engine, language=case["language"], path=case["path"])
+        r = apply(request(case), lambda: engine)
         text, outcome, forwards = r.text, "refused: unchanged" if r.unchanged else None, r.stats.forwards
     except (MergeError, IncompleteEdit, ContextError) as e:
         text, outcome = case["before"], f"refused: {e}"

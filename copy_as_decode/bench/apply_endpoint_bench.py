@@ -57,8 +57,9 @@ def merged(case: dict) -> str | None:
     when it is refused or needs a model."""
     from copy_as_decode.core.contract import EditError
     from copy_as_decode.engine.apply import apply
+    from copy_as_decode.engine.request import EditRequest
     try:
-        return apply(case["before"], case["block"], None).text
+        return apply(EditRequest(case["before"], block=case["block"])).text
     except (EditError, ValueError):
         return None
 
