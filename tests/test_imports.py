@@ -1,12 +1,28 @@
-"""The project's modules import each other without circles, so each can be read from its imports down. Every
-import counts, those inside functions too: a lazy import that closes a circle still ties the two modules
-together. A package's own __init__ and its modules are one node (selectors/__init__.py holds the registry its
-modules register in)."""
+"""The project's modules import each other without circles, and each room (a folder of copy_as_decode/) imports
+only the rooms below it, so each can be read from its imports down. Every import counts, those inside functions
+too: a lazy import that closes a circle still ties the two modules together. A package's own __init__ and its
+modules are one node (selectors/__init__.py holds the registry its modules register in)."""
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "copy_as_decode"
+
+# The house, drawn: each room and the rooms right below it; a room imports those and what they stand on, never a
+# room above or beside it. The product: core < engine < server. The research rooms: cases (the corpora) <
+# synthesis (builds corpora from them) < bench (measures on both) < train (its learning curve scores each adapter
+# with `bench edit`, train/curve.py). cli.py dispatches every command. The package's own __init__ (CHECKOUT)
+# stands below all of them.
+STANDS_ON = {
+    "core": (),
+    "engine": ("core",),
+    "server": ("engine",),
+    "cases": ("core",),
+    "synthesis": ("cases",),
+    "bench": ("synthesis", "engine"),
+    "train": ("bench",),
+    "cli": ("server", "train"),
+}
 
 
 def _module(path: Path) -> str:
@@ -77,6 +93,25 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def room(module: str) -> str:
+    """The folder of copy_as_decode/ a module stands in (cli for cli.py); "" for the package's own __init__."""
+    return module.split(".")[1] if "." in module else ""
+
+
+def below(name: str) -> set[str]:
+    """The rooms `name` may import: those it stands on, and theirs, down to core."""
+    out = set()
+    for r in STANDS_ON[name]:
+        out |= {r} | below(r)
+    return out
+
+
+def arrows_up(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports from a room into one that is not below it."""
+    return sorted((a, b) for a, targets in edges.items() for b in targets
+                  if room(a) != room(b) and room(b) and room(b) not in below(room(a)))
+
+
 def test_the_graph_sees_relative_lazy_and_absolute_imports():
     edges = graph()
     engine, server = "copy_as_decode.engine", "copy_as_decode.server"
@@ -90,3 +125,19 @@ def test_the_graph_sees_relative_lazy_and_absolute_imports():
 
 def test_no_module_imports_its_way_back_to_itself():
     assert cycles(graph()) == []
+
+
+def test_every_room_is_drawn_and_the_drawing_has_no_circle():
+    assert {room(m) for m in graph()} - {""} == set(STANDS_ON)
+    assert cycles({r: set(on) for r, on in STANDS_ON.items()}) == []
+
+
+def test_an_arrow_back_up_is_seen():
+    p = "copy_as_decode"
+    edges = {f"{p}.synthesis.a": {f"{p}.bench.b", f"{p}.cases.c", p}, f"{p}.engine.d": {f"{p}.train.e", f"{p}.core.f"},
+             f"{p}.train.e": {f"{p}.bench.b", f"{p}.cases.c"}, f"{p}.cases.c": {f"{p}.core.f", f"{p}.cases.g"}}
+    assert arrows_up(edges) == [(f"{p}.engine.d", f"{p}.train.e"), (f"{p}.synthesis.a", f"{p}.bench.b")]
+
+
+def test_no_room_imports_one_above_it():
+    assert arrows_up(graph()) == []
