@@ -147,12 +147,11 @@ _IMPORTISH = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var
 _ASSIGNED = re.compile(r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)")
 
 
-def guarantee(document: str, blocks: list[str], text: str, language: str | None,
+def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
               touched: set[str] = frozenset()) -> str | None:
-    """Why `text` may not be written as `document` with `blocks` merged (see the module's docstring), or None.
-    `touched`: names of the file's definitions the merge replaced or changed in (a renamed one: the block does
-    not name it)."""
-    doc, new = document.replace("\r\n", "\n"), text.replace("\r\n", "\n")
+    """Why `new` may not be written as `doc` with `blocks` merged (see the module's docstring), or None; the
+    three with "\\n" line endings (the request's, engine/request.py). `touched`: names of the file's definitions
+    the merge replaced or changed in (a renamed one: the block does not name it)."""
     reads = [lazy_block.read(b, doc) for b in blocks]
     code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()] for r in reads]
     have = [line.strip() for line in split_lines(new)]
