@@ -39,6 +39,12 @@ from pathlib import Path
 
 ROWS = ("merge", "apply", "llama-ngram")
 CASE_SETS = ("all", "development", "heldout")
+SUMMARY_COLUMNS = [("cases", "<12"), ("row", "<12"), ("n", ">5"), ("exact", ">6"), ("exact %", ">7"),
+                   ("needs model", ">11"), ("refused", ">7"), ("silent wrong", ">12"), ("(blank only)", ">12"),
+                   ("markers leaked", ">14"), ("lines lost", ">10"), ("unasked", ">7"), ("parse fail", ">10"),
+                   ("median s", ">9"), ("median tok/s", ">12"), ("tok/s 300-3000", ">14"), ("x ngram gm", ">10")]
+STYLE_COLUMNS = [("by style", "<12"), ("row", "<12"), ("language", "<10"), ("style", "<8"), ("n", ">5"), ("exact", ">6"),
+                 ("needs model", ">11"), ("refused", ">7"), ("silent wrong", ">12")]
 PEER_INSTRUCTION = ("Merge this code block into the file. Lines such as `# ... existing code ...` stand for the "
                     "file's own lines, which stay as they are; change nothing else. Answer with the whole merged "
                     "file.\n```\n{block}```")
@@ -223,30 +229,22 @@ def report_of(rows: list[dict]) -> dict:
 
 
 def print_tables(report: dict) -> None:
+    from copy_as_decode.bench.columns import print_table
+
     def num(v, form: str) -> str:
         return "-" if v is None else format(v, form)
 
     print(f"model {report['model']}, {report['threads']} threads; {report['corpus']} corpus {report['corpus_cases']} cases")
-    head = (f"{'cases':<12} {'row':<12} {'n':>5} {'exact':>6} {'exact %':>7} {'needs model':>11} {'refused':>7} "
-            f"{'silent wrong':>12} {'(blank only)':>12} {'markers leaked':>14} {'lines lost':>10} {'unasked':>7} "
-            f"{'parse fail':>10} "
-            f"{'median s':>9} {'median tok/s':>12} {'tok/s 300-3000':>14} {'x ngram gm':>10}")
-    print(head)
-    for name, rows in report["summary"].items():
-        for row, s in rows.items():
-            print(f"{name:<12} {row:<12} {s['cases']:>5} {s['exact']:>6} {100 * s['exact'] / s['cases']:>6.1f}% "
-                  f"{s['needs_model']:>11} {s['refused']:>7} {s['silent_wrong']:>12} {s['blank_lines_only']:>12} "
-                  f"{s['markers_leaked']:>14} {s['lines_lost']:>10} {s['unasked_changes']:>7} {s['parse_failures']:>10} "
-                  f"{s['median_s']:>9.4f} "
-                  f"{num(s['median_tok_s'], ',.0f'):>12} {num(s['median_tok_s_300_3000'], ',.0f'):>14} "
-                  f"{num(s['geomean_vs_ngram'], '.1f'):>10}")
-    print(f"\n{'by style':<12} {'row':<12} {'language':<10} {'style':<8} {'n':>5} {'exact':>6} {'needs model':>11} "
-          f"{'refused':>7} {'silent wrong':>12}")
-    for row, langs in report["by_style"].items():
-        for lang, styles in langs.items():
-            for style, s in styles.items():
-                print(f"{'':<12} {row:<12} {lang:<10} {style:<8} {s['cases']:>5} {s['exact']:>6} {s['needs_model']:>11} "
-                      f"{s['refused']:>7} {s['silent_wrong']:>12}")
+    print_table(SUMMARY_COLUMNS, [
+        (name, row, s["cases"], s["exact"], f"{100 * s['exact'] / s['cases']:.1f}%", s["needs_model"], s["refused"],
+         s["silent_wrong"], s["blank_lines_only"], s["markers_leaked"], s["lines_lost"], s["unasked_changes"],
+         s["parse_failures"], f"{s['median_s']:.4f}", num(s["median_tok_s"], ",.0f"),
+         num(s["median_tok_s_300_3000"], ",.0f"), num(s["geomean_vs_ngram"], ".1f"))
+        for name, rows in report["summary"].items() for row, s in rows.items()])
+    print()
+    print_table(STYLE_COLUMNS, [
+        ("", row, lang, style, s["cases"], s["exact"], s["needs_model"], s["refused"], s["silent_wrong"])
+        for row, langs in report["by_style"].items() for lang, styles in langs.items() for style, s in styles.items()])
 
 
 def plot(report: dict, path: Path) -> None:

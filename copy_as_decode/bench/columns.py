@@ -1,5 +1,6 @@
-"""Fixed-width text tables as the benchmarks print them (bench/forwards.py, bench/kernel.py): a line of column titles,
-then a line a row, each cell aligned to its column and the columns one space apart."""
+"""Tables as the benchmarks print them: fixed-width text (bench/forwards.py, bench/kernel.py, bench/apply_bench.py,
+bench/apply_endpoint_bench.py), a line of column titles, then a line a row, each cell aligned to its column and the
+columns one space apart; or Markdown (bench/places.py, whose table the docs quote as it prints)."""
 from collections.abc import Iterable, Sequence
 
 
@@ -11,5 +12,17 @@ def print_table(columns: Sequence[tuple[str, str]], rows: Iterable[Sequence], no
         print(_line(cells, columns))
 
 
+def print_markdown(titles: Sequence[str], rows: Iterable[Sequence]) -> None:
+    """A Markdown table: the titles, the rule under them, then a line a row as `rows` yields it."""
+    print(_markdown_line(titles))
+    print("|" + "---|" * len(titles))
+    for cells in rows:
+        print(_markdown_line(cells))
+
+
 def _line(cells: Sequence, columns: Sequence[tuple[str, str]]) -> str:
     return " ".join(f"{cell:{spec}}" for cell, (_, spec) in zip(cells, columns, strict=True))
+
+
+def _markdown_line(cells: Sequence) -> str:
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"

@@ -35,11 +35,19 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from copy_as_decode.bench.columns import print_markdown
+    misses: list[str] = []
+    print_markdown(("corpus", "kind", "cases", *OUTCOMES), _rows(args, misses))
+    if args.misses:
+        print("\n" + "\n".join(misses))
+    return 0
+
+
+def _rows(args: argparse.Namespace, misses: list[str]):
+    """A row per corpus and instruction kind, each corpus's once its cases are placed; the cases not decided right
+    go to `misses`."""
     from copy_as_decode.cases.heldout import select
     from copy_as_decode.synthesis.all_corpora import load
-    print("| corpus | kind | cases | " + " | ".join(OUTCOMES) + " |")
-    print("|---|---|---|" + "---|" * len(OUTCOMES))
-    misses = []
     for name in args.corpora:
         counts: dict[str, Counter] = {}
         for case in select(name, load(name), args.cases):
@@ -49,7 +57,4 @@ def run(args: argparse.Namespace) -> int:
                 misses.append(f"{name} {case.id} (target {case.extra['target'][0]}-{case.extra['target'][1]}"
                               f"{', at ' + str(case.extra['at']) if 'at' in case.extra else ''}): {outcome}: {why}")
         for kind, c in counts.items():
-            print(f"| {name} | {kind} | {sum(c.values())} | " + " | ".join(str(c[o]) for o in OUTCOMES) + " |")
-    if args.misses:
-        print("\n" + "\n".join(misses))
-    return 0
+            yield (name, kind, sum(c.values()), *(c[o] for o in OUTCOMES))
