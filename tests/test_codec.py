@@ -1,5 +1,5 @@
 """The program codec (core/codec.py): a program's training sequence is token for token what decoding feeds the
-model, through the real decode loop on the tiny model and through the remote backend's requests."""
+model, through the real decode loop on the tiny model and through the remote engine's requests."""
 from copy_as_decode.core import codec
 from copy_as_decode.core.contract import EOS
 from copy_as_decode.core.document import split_lines

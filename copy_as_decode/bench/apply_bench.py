@@ -15,7 +15,7 @@ Rows:
                on every case the merge places whole and on up to `--model-limit` cases that need the model
   llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
                ngram-simple), given the file and the block and asked for the whole merged file, through the
-               remote inference's `full` selector: what a local apply model does. It rewrites the whole file, so
+               remote engine's `full` selector: what a local apply model does. It rewrites the whole file, so
                it runs on `--peer-limit` held-out or chosen cases of `--peer-lines` lines only.
 Columns: exact (== the gold, byte for byte), needs model / refused (MergeError, the guarantee or an unfinished
 edit: nothing written; a result that is the file as it was, `unchanged`, counts here too) / silent wrong

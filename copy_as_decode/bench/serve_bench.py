@@ -1,4 +1,4 @@
-"""Serve: many edit requests at once against an inference engine (the remote inference): the model's own
+"""Serve: many edit requests at once against an inference engine (the remote engine): the model's own
 programs, given programs, verified and full rewrites through the same engine in the same run.
 
 Each selector runs as one phase: all cases submitted together from C threads, for each C of `--concurrency`.

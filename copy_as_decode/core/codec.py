@@ -3,7 +3,7 @@
 Each item's text is tokenized on its own (a gen whose text holds "</gen>" as the several gens it prints as), so
 every copy tag ends on a token boundary; right after a copy tag come the copied lines, also tokenized on their
 own: a slice of the whole document's tokens would break at tokens that span a line break (`):\\n\\n`). The
-program ends with the end token. engine/decoding/decode.py splices `copied_ids`, engine/engine.py and engine/remote/engine.py
+program ends with the end token. engine/decoding/decode.py splices `copied_ids`, engine/local.py and engine/remote/client.py
 feed `forced_script` / `pieces`, and train/sequence.py builds its sequences from `pieces`, so the model is
 trained on exactly the sequence it decodes.
 

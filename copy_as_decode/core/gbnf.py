@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from copy_as_decode.core import gen_grammar
 from copy_as_decode.core.gen_grammar import TAGS, GenRule
 from copy_as_decode.core.program import (
-    COPY_CLOSE,  # noqa: F401 (the stop string of engine/remote/engine.py)
+    COPY_CLOSE,  # noqa: F401 (the stop string of engine/remote/client.py)
     GEN_CLOSE,
     GEN_OPEN,
     Copy,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .program import GEN_CLOSE, GEN_OPEN
 
-# Forbidden in a gen body by the remote backend's default. "<gen", not "<gen>": the untrained 0.5B, kept from
+# Forbidden in a gen body by the remote engine's default. "<gen", not "<gen>": the untrained 0.5B, kept from
 # "<gen>", wrote "<gen/>" and went on repeating its line (docs/scale-out.md).
 TAGS = ("<copy", "<gen")
 

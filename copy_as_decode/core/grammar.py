@@ -27,7 +27,7 @@ Rules (`RULES`, measured in docs/training.md; `default` is what the engine uses 
   no-tags-in-gen          a gen body may not contain "<copy" or "<gen>" (untrained models type copy tags
                           inside gens and run to the token cap)
   no-tag-prefixes-in-gen  also "<gen/>", "<gen " ... (an untrained 0.5B routes around the rule above); the
-                          remote backend's default body (core/gen_grammar.py TAGS)
+                          remote engine's default body (core/gen_grammar.py TAGS)
   cover-to-end            the program may end only after a gen or after a copy that reaches the last line
                           (models stop after a copy of the first lines)
   moves                   also moved copies (above); not the default: offered ` indent="`, the untrained 0.5B

@@ -30,7 +30,7 @@ from copy_as_decode.engine.result import EditResult
 
 
 class EditFront:
-    """Base of engine.local.LocalEngine and engine.remote.RemoteEngine, which give it their tokenizer, context (None:
+    """Base of engine.local.LocalEngine and engine.remote.client.RemoteEngine, which give it their tokenizer, context (None:
     unknown) and whether the model was trained to write programs.
 
     Selectors run an edit through three calls: program(), rewrite() and choose(); an engine implements the

@@ -12,7 +12,7 @@ The same prompt always starts from the same state, so repeating an edit repeats 
 prompts that share a prefix compute it in different chunks, which agrees to float rounding (fp32: ~1e-6).
 
 Prompts may be prefilled by a second copy of the model in another dtype (`prefill_model`: bfloat16 prefills
-~2x faster than float32 on a CPU with native bf16, engine/engine.py): entries then stay in that dtype and each
+~2x faster than float32 on a CPU with native bf16, engine/local.py): entries then stay in that dtype and each
 edit gets its own copy in the decoding model's dtype. Every decode of one prompt starts from that same cache,
 so `verified` and `full` still run the same numerics after it.
 """

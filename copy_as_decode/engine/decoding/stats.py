@@ -20,7 +20,7 @@ class Stats:
     follows: int = 0      # rewrites that continued the last one's conversation (engine/front.py `said`)
     prepared: int = 0     # rewrites whose prompt head was read before the instruction (engine/read_ahead.py)
     deleted_lines: int = 0  # non-blank lines of the document the finished edit deletes (core/deletions.py)
-    # Remote backend only (engine/remote/engine.py), from the inference engine's own figures:
+    # Remote engine only (engine/remote/client.py), from the inference engine's own figures:
     requests: int = 0              # completion requests sent
     remote_prompt_tokens: int = 0  # prompt tokens the engine actually prefilled (not served from its prefix cache)
     remote_cached_tokens: int = 0  # prompt tokens the engine reused from its prefix cache

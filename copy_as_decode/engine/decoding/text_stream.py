@@ -1,4 +1,4 @@
-"""Token ids -> text as they are decoded, for the decode loops and the remote backend."""
+"""Token ids -> text as they are decoded, for the decode loops and the remote engine."""
 
 
 class TextStream:

@@ -71,7 +71,7 @@ class RemoteEngine(EditFront):
                  gen_lines: int | None = GEN_LINES, tags_in_gen: bool = False):
         endpoint = endpoint or os.environ.get(ENDPOINT_ENV)
         if not endpoint:
-            raise ValueError(f"the remote inference needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
+            raise ValueError(f"--inference remote needs an endpoint: --endpoint URL or ${ENDPOINT_ENV}")
         tok = tokenizer if tokenizer is not None else load_tokenizer(model)
         self.eos = eos_id(tok)
         # Programs end with the chat end token only, as under the local grammar; engines also end on the other

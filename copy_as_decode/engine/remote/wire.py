@@ -3,7 +3,7 @@ and one-line errors. What a request says and what its answer means is the server
 chosen once, from `--api` and what `/v1/models` says the server is.
 
 Every request is a pure function of its body (greedy decoding), so a failed or timed-out one is repeated as
-it was; what a completion means for an edit is engine/remote/engine.py's business.
+it was; what a completion means for an edit is engine/remote/client.py's business.
 """
 import http.client
 import json

@@ -23,7 +23,8 @@ M.config = {
   -- Command line of the server; nil: `copy-as-decode serve` on PATH, else `python3 -m copy_as_decode.cli serve`.
   cmd = nil,
   -- The `copyAsDecode` settings: model, selector, quant, device, dtype, maxNewTokens, timeout, review,
-  -- reviewLines; inference ("local" | "remote"), endpoint (the inference server's URL), api (nvim/README.md).
+  -- reviewLines, workerCommand; inference ("local" | "remote"), endpoint (the inference server's URL), api
+  -- (nvim/README.md).
   settings = {},
   -- nil: every buffer that holds a file.
   filetypes = nil,
