@@ -321,3 +321,19 @@ def test_imports_in_groups_apart_by_a_blank_line_are_each_placed_alone():
     before = "import os\nimport re\n\nfrom collections import deque\n\n\ndef f():\n    return deque(os.sep)\n"
     block = "import os\nimport re\nimport typing\n\nfrom collections import deque\n"
     assert merge(before, block, "python").text == before.replace("import re\n", "import re\nimport typing\n")
+
+
+def test_a_new_guard_s_closing_brace_is_its_own_not_the_file_s_beside_it():
+    """A lazy block whose context ends a body the marker elided (`return true`, `}`), then a new `if {...}`: the
+    guard's `}` closes the guard; the file's `}` before it stays. Pasted without its object, the method's later
+    `if (...) {` is a statement, not a method named `if`."""
+    before = ("const traps = {\n\tset(state, prop, value) {\n\t\tconst desc = find(state, prop)\n\t\tif (desc?.set) {\n"
+              "\t\t\tdesc.set.call(state, value)\n\t\t\treturn true\n\t\t}\n\t\tif (!state.modified_) {\n"
+              "\t\t\tmark(state)\n\t\t}\n\t\tstate.copy_[prop] = value\n\t\treturn true\n\t},\n}\n")
+    block = ("\tset(state, prop, value) {\n\t\t// ... rest unchanged ...\n\t\t\treturn true\n\t\t}\n"
+             "\t\tif (state === undefined) {\n\t\t\tthrow new TypeError('state is required')\n\t\t}\n"
+             "\t\tif (!state.modified_) {\n\t\t// ... rest unchanged ...\n\t}\n")
+    m = merge(before, block, "typescript")
+    assert not m.pending
+    assert m.text == before.replace("\t\tif (!state.modified_) {\n", "\t\tif (state === undefined) {\n"
+                                    "\t\t\tthrow new TypeError('state is required')\n\t\t}\n\t\tif (!state.modified_) {\n")

@@ -125,7 +125,8 @@ class _Merger:
 
     def _block_outline(self, text: str) -> tuple[list[Symbol], int]:
         """The block's symbols and the line offset of their numbers; JavaScript methods pasted without their
-        class are read inside one."""
+        class are read inside one. There, a statement after a brace that closes a body the block elided
+        (`if (x) {` past a marker's `return true\n}`) reads as a method of its keyword's name: not a definition."""
         _, symbols = outline(text, self.language) if self.language else (None, [])
         if symbols or self.language not in ("javascript", "typescript", "tsx"):
             return symbols, 0
@@ -133,7 +134,7 @@ class _Merger:
         return [Symbol(s.name, s.qualname.removeprefix("__Block__."), "function" if s.parent and s.parent.name ==
                        "__Block__" else s.kind, s.start, s.end, s.header,
                        None if s.parent and s.parent.name == "__Block__" else s.parent)
-                for s in wrapped if s.name != "__Block__"], 1
+                for s in wrapped if s.name != "__Block__" and s.name not in _STATEMENTS], 1
 
     def _span(self, s: Symbol) -> tuple[int, int]:
         """A block symbol's lines, 0-based [start, end), its leading marker and blank lines left out."""
@@ -451,10 +452,15 @@ class _Merger:
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if blocks:
             first, last = blocks[0], blocks[-1]
+            # a bracket that closes the run's own new lines is theirs, though the file has one like it there
+            while self.language in BRACED and first.size > 1 and _depth(run[:first.a]) > 0 \
+                    and _depth(run[first.a:first.a + 1]) < 0 and not run[first.a].strip("})]; ,"):
+                first = first._replace(a=first.a + 1, b=first.b + 1, size=first.size - 1)
             # the run's lines before its first kept line replace as many file lines as are like them (edited
             # lines), and the others are new: inserted, so no file line the run does not show is lost
-            start = lo if pin_start else lo + first.b - _like_run(run[:first.a][::-1], have[:first.b][::-1])
-            end = hi if pin_end else lo + last.b + last.size + _like_run(run[last.a + last.size:], have[last.b + last.size:])
+            start = lo if pin_start else lo + first.b - self._like_edge(run[:first.a][::-1], have[:first.b][::-1])
+            end = hi if pin_end else lo + last.b + last.size + self._like_edge(run[last.a + last.size:],
+                                                                                have[last.b + last.size:])
             # an end line the file has more than once, matched right beside the unique ones: the run ends there
             # (it may insert lines between them)
             tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
@@ -493,6 +499,14 @@ class _Merger:
         self._change(start, end, new,
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
         return True
+
+    def _like_edge(self, run: list[str], have: list[str]) -> int:
+        """_like_run, where the file lines it would replace hold the brackets the run's lines do: a `}` the run
+        closes its own new `if {` with is not the file's `}` beside it, which closes another block."""
+        n = _like_run(run, have)
+        if self.language in BRACED and _depth(have[:n]) != _depth(run):  # all of the run takes their place
+            return 0
+        return n
 
     def _defer(self, a: int, b: int, container: Symbol | None, why: str, candidates: tuple = ()) -> None:
         window = (container.start, container.end) if container is not None else None
@@ -568,6 +582,7 @@ def _joined(lines: list[str]) -> list[str]:
 
 
 IMPORT_GAP = 3  # the most lines of other code between two imports of one import block
+_STATEMENTS = {"if", "for", "while", "switch", "catch", "with", "do", "else", "return", "try", "finally"}
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
 LIKE_RUN = 0.5  # the least difflib ratio of a run's edited end line to the file line it replaces
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
@@ -587,6 +602,11 @@ def _context(lines: list[str], have: list[str], at: int, after: bool) -> int | N
             if 0 <= s and s + k <= len(have) and have[s:s + k] == outer:
                 return s if not after else s + k
     return None
+
+
+def _depth(lines: list[str]) -> int:
+    """How many brackets the lines open and leave open (negative: close), strings and comments not told apart."""
+    return sum(line.count(o) - line.count(c) for line in lines for o, c in ("{}", "()", "[]"))
 
 
 def _like_run(run: list[str], have: list[str]) -> int:

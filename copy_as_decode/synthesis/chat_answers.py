@@ -487,10 +487,10 @@ def _import(path, language, lines, symbols, unit, semi, rng):
         call = [f"{indent}{param} = {helper_name}({param}){semi}\n"]
         gap = ["\n"]
     # the import: among the top-level import statements of its kind (`import x`; `const x = require()`, one
-    # line or several) above the file's first definition (the answer says "at the top of the file": a later
-    # group, such as requires put off to break a cycle, is not it), at its sorted place when they are sorted by
-    # module, else after the last of them
-    statements = []  # (first line, end, module)
+    # line or several) above the file's first definition, if it has any there (the answer says "at the top of
+    # the file": a later group, such as requires put off to break a cycle, is not it), at its sorted place when
+    # they are sorted by module, else after the last of them
+    statements, top = [], None  # (first line, end, module); how many of them come before the first definition
     k = 0
     while k < s.start - 1:
         first = lines[k]
@@ -503,9 +503,10 @@ def _import(path, language, lines, symbols, unit, semi, rng):
             if (m := re.search(r"require\(\s*['\"]([^'\"]+)", lines[e])) and lines[e].rstrip().rstrip(";").endswith(")"):
                 statements.append((k, e + 1, m.group(1)))
                 k = e
-        elif re.match(r"(async\s+)?(function|class|def)\b|module\.exports|exports\.", first):
-            break  # the file's top ended at its first definition
+        elif top is None and re.match(r"(async\s+)?(function|class|def)\b|module\.exports|exports\.", first):
+            top = len(statements)
         k += 1
+    statements = statements[:top] or statements
     keys = [key.lower() for _, _, key in statements]
     later = [first for first, _, key in statements if key.lower() > module]
     at_import = (later[0] if keys == sorted(keys) and later else statements[-1][1]) if statements else None
