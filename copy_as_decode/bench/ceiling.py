@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from copy_as_decode.bench.columns import fitted
 from copy_as_decode.bench.tokens import Tokens
 from copy_as_decode.cases.corpora import CORPORA, Case, load_all
 from copy_as_decode.core.document import split_lines
@@ -176,10 +177,7 @@ def table(result: dict) -> str:
                          pct(r["line_reachable"]), pct(r["token_coverage"]), pct(r["token_reachable"]),
                          times(r["bound"]), times(r["bound_no_tags"]), times(p.get("bound")),
                          times(r["token_bound"]), times(r["token_bound_no_tags"])))
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    lines = ["  ".join(cell.rjust(w) if k else cell.ljust(w) for k, (cell, w) in enumerate(zip(row, widths)))
-             for row in rows]
-    return "\n".join(lines + [f"paper, token level: {PAPER_TOKEN}", f"kernel curve: {result['curve']['source']}"])
+    return "\n".join([fitted(rows), f"paper, token level: {PAPER_TOKEN}", f"kernel curve: {result['curve']['source']}"])
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -17,6 +17,7 @@ from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
 from copy_as_decode import CHECKOUT
+from copy_as_decode.bench.columns import fitted
 
 ROOT = CHECKOUT
 FAKE_WORKER = ROOT / "tests" / "fake_worker.py"
@@ -40,9 +41,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [("condition", "n", "p50 ms", "p95 ms", "max ms")]
     for name, r in result["conditions"].items():
         rows.append((name, str(r["n"]), f"{r['p50_ms']:.2f}", f"{r['p95_ms']:.2f}", f"{r['max_ms']:.2f}"))
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    for r in rows:
-        print("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))))
+    print(fitted(rows))
     busy = result["conditions"]["worker decoding"]["p95_ms"]
     print(f"p95 while decoding: {busy:.2f} ms (target < {TARGET_P95_MS:.0f} ms): "
           f"{'OK' if busy < TARGET_P95_MS else 'MISSED'}; busy check: {result['busy_check']}")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from copy_as_decode.bench.columns import fitted
 from copy_as_decode.bench.formats import FORMATS, FormatError, has_marker_line
 from copy_as_decode.bench.tokens import Tokens
 from copy_as_decode.cases.corpora import CORPORA, Case, load_all
@@ -183,17 +184,17 @@ def time_resolver(lines: int, runs: int) -> dict:
 def tables(result: dict) -> str:
     names = [n for n in (*CORPORA, "pooled") if n in result["cases"]]
     ll, pt, fm = result["lossless"], result["perturbation"], result["formats"]
-    out = [_grid([("corpus", "cases", "line lossless", "token lossless")]
+    out = [fitted([("corpus", "cases", "line lossless", "token lossless")]
                  + [(n, str(result["cases"][n]), f"{ll[n]['line']}/{result['cases'][n]}",
                      f"{ll[n]['token']}/{result['cases'][n]}") for n in names])
            + f"\npaper: {PAPER['lossless']} lossless", ""]
-    out += [_grid([("EM under end shifts", "+1", "-1", "pm1", "+2", "-2", "pm2")]
+    out += [fitted([("EM under end shifts", "+1", "-1", "pm1", "+2", "-2", "pm2")]
                   + [(n, *(f"{100 * pt[n][k]['em']:.2f}%" for k in ("+1", "-1")), f"{100 * pt[n]['pm1']:.2f}%",
                       *(f"{100 * pt[n][k]['em']:.2f}%" for k in ("+2", "-2")), f"{100 * pt[n]['pm2']:.2f}%")
                      for n in names])
             + f"\npaper (pooled): pm1 {100 * PAPER['pm1']:.2f}%, pm2 {100 * PAPER['pm2']:.2f}%", ""]
     cols = ("program", "token_program", *FORMATS, "full")
-    out += [_grid([("tokens to emit", *cols, *(f"{f} ok" for f in FORMATS))]
+    out += [fitted([("tokens to emit", *cols, *(f"{f} ok" for f in FORMATS))]
                   + [(n, *(f"{fm[n]['tokens'][c]} ({100 * fm[n]['vs_full'][c]:.0f}%)" for c in cols),
                       *(f"{fm[n]['fidelity'][f]}/{result['cases'][n]}" for f in FORMATS)) for n in names])]
     out += [f"  {f['format']} fails {f['id']}: {f['reason']}" for f in fm["failures"]]
@@ -202,12 +203,6 @@ def tables(result: dict) -> str:
                     f"line_oracle {1000 * r['line_oracle_s']:.1f} ms, resolve {1000 * r['resolve_s']:.1f} ms, "
                     f"text_edits {1000 * r['text_edits_s']:.1f} ms"]
     return "\n".join(out)
-
-
-def _grid(rows) -> str:
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    return "\n".join("  ".join(c.rjust(w) if k else c.ljust(w) for k, (c, w) in enumerate(zip(row, widths)))
-                     for row in rows)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
