@@ -331,7 +331,7 @@ def bad_argument(override: dict | None, says: str) -> Callable:
 
 
 LINES400 = "".join(f"line {k}\n" for k in range(1, 401))
-HALF = '<copy lines="1-200"/>'  # an answer that drops lines 201-400
+HALF = '#refuse\n<copy lines="1-200"/>'  # an answer that drops lines 201-400, which the worker refuses
 
 
 UNPARSED = "a = 1\nb = 2\n"
@@ -415,12 +415,10 @@ CASES = [
     Case("wrong-id", "a\n", fails("#wrongid\n<gen>b\n</gen>", "error", "never sent")),
     Case("hang", "a\n", fails("#hang\n", "timeout", f"timed out after {TIMEOUT_S} s")),
     Case("crash-mid-edit", "a\n", fails("#slow 0.05 4\n#crash\n", "error", "exit code 3")),
-    Case("drop-refused", LINES400, fails(HALF, "error", "deletes the file's tail: lines 201-400", review="never")),
-    # results that may only be reviewed (one the server's own check refuses, ones the worker refuses), in both
+    # results that may only be reviewed (ones the worker refuses: the server does not check again), in both
     # editors, with the user's yes and no
     *[Case(f"{name}-{editor}-{'yes' if yes else 'no'}", text, reviewed(program, says, yes, expected), fixture)
       for name, text, program, says, expected in (
-          ("drop", LINES400, HALF, "deletes the file's tail: lines 201-400", LINES400[:LINES400.index("line 201\n")]),
           ("refused", "a\nb\nc\n", '#refuse\n<copy lines="1-1"/>', "deletes lines 2-3 unasked", "a\n"),
           ("unparsed", UNPARSED, BROKEN, "no longer parses where the document did", "a = 1\nb = (2\n"))
       for editor, fixture in (("annotations", "server"), ("asked", "plain_server")) for yes in (True, False)],
