@@ -18,9 +18,10 @@ no forward pass.
 The guarantee (`guarantee`), whatever wrote the result: every code line of every merged block is in it, in the
 block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
 assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands, and no file
-line a marker stands for is dropped; a file that parsed still parses; no run of blank lines the file and the blocks lack; a block's last `return`, with no
-marker after it, not followed by more of its body. A result that fails it is not written: IncompleteEdit (stop
-SKIPPED, the CLI's exit code 3) with the reason and the result for review. A result equal to the file is `unchanged` (the block is
+line a marker stands for is dropped; a file that parsed still parses; no run of blank lines the file and the
+blocks lack; a block's last `return`, with no marker after it, not followed by more of its body. A result that
+fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit code 3) with the reason and the result for
+review. A result equal to the file is `unchanged` (the block is
 already there): AppliedResult.unchanged, the CLI's exit code 4.
 """
 import difflib
