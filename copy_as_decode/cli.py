@@ -177,10 +177,10 @@ def cmd_edit(args) -> int:
     bar = Bar(request.selector)
     try:
         if edits_windows(request.selector) and request.lines is None and request.at is None:
-            place = placed(engine, request.lf, args, bar)
-            if place is UNDECIDED:
+            place = placed(engine, request, bar)
+            if place is None:
                 return contract.EXIT_INCOMPLETE
-            request = replace(request, lines=place)
+            request = replace(request, place=place)
         result = engine.run(replace(request, hooks=bar))
     except contract.IncompleteEdit as e:
         if e.stop in contract.REVIEWABLE and e.text is not None:  # what was refused, for the user to judge
@@ -206,17 +206,13 @@ def cmd_edit(args) -> int:
     return 0
 
 
-UNDECIDED = (0, 0)  # placed(): the search is not sure of the place, so nothing is edited
-
-
-def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
-    """Where an edit of `document` (the request's, with "\\n" endings) that names no lines lands
-    (engine/locate.py): when the model chose among candidates, the lines of its choice, which the edit then
-    takes as they are. When that is not decided, the candidates are listed with their lines and nothing is
-    edited (UNDECIDED): a guess is never written, the user names the place (editors offer the same candidates
-    as a pick). None: the edit finds its place itself (a name decides it, or the whole file)."""
+def placed(engine, request, bar: Bar):
+    """Where an edit that names no lines lands (engine/locate.py), found once: the place the edit then takes
+    as it is (EditRequest's `place`). When that is not decided, the candidates are listed with their lines and
+    nothing is edited (None): a guess is never written, the user names the place (editors offer the same
+    candidates as a pick)."""
     from copy_as_decode.engine.locate import locate
-    place = locate(engine, document, args.instruction, language=language_of(args.path), hooks=bar)
+    place = locate(engine, request.lf, request.instruction, language=request.language, hooks=bar)
     if not place.decisive:
         bar.close()
         print(f"copy-as-decode: the place is not decided ({place.reason}); candidates:", file=sys.stderr)
@@ -224,10 +220,8 @@ def placed(engine, document: str, args, bar: Bar) -> tuple[int, int] | None:
             p = f", p={c.p:.2f}" if c.p is not None else ""
             print(f"  {k}. lines {c.start}-{c.end} ({c.symbol}{p}): {c.first}", file=sys.stderr)
         print("nothing was changed; pass --at LINE or --lines A-B", file=sys.stderr)
-        return UNDECIDED
-    if not place.chose:
         return None
-    return place.windows[0].start, place.windows[0].end
+    return place.plan
 
 
 def cmd_apply(args) -> int:

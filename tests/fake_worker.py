@@ -37,8 +37,9 @@ request waits, and logs "fake worker: prepare ID stopped".
 An instruction without a line break (what an editor's one-line input box gives) may spell line breaks as
 the two characters `\\n`: `#slow 0.05 20\\n<gen>x\\n</gen>`.
 
-With `lines` [A, B] (the selection) the program edits those lines only, as a windowed edit does, and the rest
-of the document is kept; stats echo `lines` and `at` (the cursor) as sent.
+With `lines` [A, B] (the selection), or a `place` (the first of its windows), the program edits those lines
+only, as a windowed edit does, and the rest of the document is kept; stats echo `lines`, `place` and `at` (the
+cursor) as sent.
 
 Each #slow step and each generated character counts as one sampled token. Like the real worker it takes
 `max_new_tokens` "auto" (the default: no limit here) or a positive integer; an edit that would sample more is
@@ -137,17 +138,18 @@ def run_edit(req: dict, info: dict) -> None:
                 "prefill_s": 0.0, "decode_s": total, "splice_s": 0.0, "mask_s": 0.0, "total_s": total,
                 "prompt_tokens": len(document), **info,
                 "selector": params.get("selector"), "max_new_tokens": params.get("max_new_tokens"),
-                "lines": params.get("lines"), "at": params.get("at")}
+                "lines": params.get("lines"), "place": params.get("place"), "at": params.get("at")}
 
     def incomplete():
         e = contract.IncompleteEdit(contract.CAP, limit)
         return answer(rid, error={"code": INCOMPLETE, "message": str(e), "data": {
             "stop": e.stop, "limit": e.limit, "stats": stats(e.stop, sampled)}})
 
-    first, last = params.get("lines") or (1, len(split_lines(document)))
+    bounds = params.get("lines") or (params["place"]["windows"][0]["lines"] if params.get("place") else None)
+    first, last = bounds or (1, len(split_lines(document)))
     for d in directives:
         if d[0] == "place":
-            first, last = params.get("lines") or [int(n) for n in d[1].split("-")]
+            first, last = bounds or [int(n) for n in d[1].split("-")]
             send({"jsonrpc": "2.0", "method": "progress", "params": {
                 "id": rid, "sampled": 0, "spliced": 0, "budget": limit or 0, "text_chars": 0, "window": "",
                 "place": {"lines": [first, last], "symbols": d[2:], "window": 1, "of": 1, "reason": "scripted"}}})

@@ -123,7 +123,8 @@ async def test_the_pick_chooses_the_lines_the_edit_rewrites():
     async with session(pick=lambda params: {"index": 1}) as (client, editor, events):
         editor.open(URI, DOC)
         res = await edit(client, URI, "#pick 1-3:f 5-6:g\n<gen>def g():\n    return 4\n</gen>", editor=editor)
-        assert res["status"] == "applied" and res["stats"]["lines"] == [5, 6]
+        assert res["status"] == "applied" and res["stats"]["lines"] is None  # the place goes as it was found
+        assert res["stats"]["place"] == {"windows": [{"lines": [5, 6], "symbols": ["g"]}], "reason": "the user's pick: g"}
         assert editor.text(URI) == DOC.replace("return 2", "return 4")
         [asked] = of(events, "pick")
         cands = field(asked, "candidates")
@@ -136,7 +137,13 @@ async def test_a_decided_place_is_not_asked_and_goes_to_the_edit():
     async with session() as (client, editor, events):
         editor.open(URI, DOC)
         res = await edit(client, URI, "#decided 5-6:g\n<gen>def g():\n    return 5\n</gen>", editor=editor)
-        assert res["status"] == "applied" and res["stats"]["lines"] == [5, 6] and not of(events, "pick")
+        assert res["status"] == "applied" and placed(res) == [5, 6] and not of(events, "pick")
+
+
+def placed(res: dict) -> list[int]:
+    """The lines of the place the edit was sent with (the worker finds no place of its own then)."""
+    [window] = res["stats"]["place"]["windows"]
+    return window["lines"]
 
 
 async def test_a_cancelled_pick_changes_nothing():
@@ -155,7 +162,7 @@ async def test_without_the_pick_feature_the_candidates_are_message_actions():
     async with session(features=["preview"], choose=second) as (client, editor, events):
         editor.open(URI, DOC)
         res = await edit(client, URI, "#pick 1-3:f 5-6:g\n<gen>def g():\n    return 6\n</gen>", editor=editor)
-        assert res["status"] == "applied" and res["stats"]["lines"] == [5, 6] and not of(events, "pick")
+        assert res["status"] == "applied" and placed(res) == [5, 6] and not of(events, "pick")
         assert len(of(events, "showMessageRequest")) == 1
     async with session(features=[], choose=lambda params: None) as (client, editor, events):
         editor.open(URI, DOC)
@@ -167,7 +174,7 @@ async def test_a_client_that_cannot_be_asked_gets_the_first_candidate():
     async with session(features=[], show_message=False) as (client, editor, events):
         editor.open(URI, DOC)
         res = await edit(client, URI, "#pick 1-3:f 5-6:g\n<gen>def f():\n    return 0\n\n</gen>", editor=editor)
-        assert res["status"] == "applied" and res["stats"]["lines"] == [1, 3]
+        assert res["status"] == "applied" and placed(res) == [1, 3]
         assert editor.text(URI) == DOC.replace("return 1", "return 0")
         assert not of(events, "pick") and not of(events, "showMessageRequest")
 

@@ -1,10 +1,13 @@
 """Where an edit lands, said before it decodes (engine/locate.py, the windowed edit's place and partial hooks),
 with a scripted model in place of one."""
+import pytest
 from scripted_front import ScriptedFront
 
+from copy_as_decode.core import windows
 from copy_as_decode.core.contract import EOS, Hooks
 from copy_as_decode.engine import locate
 from copy_as_decode.engine.decoding.stats import Stats
+from copy_as_decode.engine.request import EditRequest
 
 FILLER = "".join(f"\n\ndef f{k}(a):\n    return a + {k}\n" for k in range(40))
 DOC = ("import os\n\n\nclass Store:\n    def get(self, key):\n        value = self.items[key]\n"
@@ -99,10 +102,39 @@ def test_an_unsure_choice_is_offered_as_a_pick_led_by_the_search_first(qwen_toke
     assert d["windows"] == [{"lines": [5, 9], "symbols": ["Store.get"]}]
     sure = locate.locate(ScriptedFront(qwen_tokenizer, "", choice=("helper", 0.99)), DOC, UNNAMED)
     assert not sure.decisive and sure.candidates[1].symbol == "helper"  # another than the search's first: asked
-    agreed = locate.locate(ScriptedFront(qwen_tokenizer, "", choice=("Store.get", locate.SURE)), DOC, UNNAMED)
+    agreed = locate.locate(ScriptedFront(qwen_tokenizer, "", choice=("Store.get", windows.SURE)), DOC, UNNAMED)
     assert agreed.decisive and agreed.describe() == "lines 5-9 (Store.get)"
-    unsure = locate.locate(ScriptedFront(qwen_tokenizer, "", choice=("Store.get", locate.SURE - 0.01)), DOC, UNNAMED)
+    unsure = locate.locate(ScriptedFront(qwen_tokenizer, "", choice=("Store.get", windows.SURE - 0.01)), DOC, UNNAMED)
     assert not unsure.decisive and unsure.candidates[0].symbol == "Store.get"
+
+
+def test_a_decided_place_is_found_once_and_the_edit_takes_it(qwen_tokenizer, monkeypatch):
+    """The CLI's and the worker's hand-off: the place locate decided goes with the edit (EditRequest's `place`),
+    which neither searches nor asks the model again."""
+    front = ScriptedFront(qwen_tokenizer, lambda d: d.replace("return value", "return value or None"), fenced=True,
+                          choice=("Store.get", 0.95))
+    place = locate.locate(front, DOC, UNNAMED)
+    front.options = None
+    monkeypatch.setattr(windows, "find", lambda *a, **k: pytest.fail("the place was found again"))
+    result = front.edit(DOC, UNNAMED, place=place.plan)
+    assert front.options is None and front.seen == ["def get(self, key):\n    value = self.items[key]\n"
+                                                    "    return value\n\n\n"]
+    assert result.text == DOC.replace("return value\n", "return value or None\n", 1)
+    assert result.stats.selector == "windowed" and result.stats.windows == "5-9 (Store.get)"
+
+
+def test_a_place_on_the_wire_is_read_once_at_the_door():
+    wire = {"document": DOC, "instruction": UNNAMED, "language": "python",
+            "place": {"windows": [{"lines": [5, 9], "symbols": ["Store.get"]}], "reason": "the user's pick: Store.get"}}
+    place = EditRequest.from_wire(wire).place
+    assert place.windows == [windows.Window(5, 9, ("Store.get",))] and place.reason == "the user's pick: Store.get"
+    assert EditRequest.from_wire({"document": DOC}).place is None
+    with pytest.raises(ValueError, match="outside the document's lines 1-171"):
+        EditRequest.from_wire({**wire, "place": {"windows": [{"lines": [170, 172], "symbols": []}], "reason": "x"}})
+    for bad in ({"windows": [], "reason": "x"}, {"windows": [{"lines": [9, 5], "symbols": []}], "reason": "x"},
+                {"windows": [{"lines": [5, 9], "symbols": "g"}], "reason": "x"}, [5, 9]):
+        with pytest.raises(TypeError):
+            EditRequest.from_wire({**wire, "place": bad})
 
 
 def test_an_engine_that_cannot_choose_offers_the_search_order(qwen_tokenizer):

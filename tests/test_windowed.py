@@ -87,8 +87,8 @@ def test_a_selection_is_the_window_and_crlf_survives(qwen_tokenizer):
     assert front.seen == ["def f1(a):\n    return a + 1\n"]
     assert result.text == crlf.replace("a + 1\r\n", "a + 100\r\n")
     for asked in ("auto", "verified", "full"):  # a selection is a window, whatever was asked
-        assert front.selector_for(asked, (17, 18), None) == "windowed"
-    assert front.selector_for("once", (17, 18), None) == "once"  # already windows: its own way
+        assert front.selector_for(asked, True, None) == "windowed"
+    assert front.selector_for("once", True, None) == "once"  # already windows: its own way
 
 
 def Choosing(tok, script, choice):

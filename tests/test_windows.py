@@ -378,3 +378,30 @@ def test_the_block_around_a_line_takes_its_whole_statement_else_and_closer():
     sh = split_lines('for f in "$@"; do\n  if [ -f "$f" ]; then\n    cp "$f" "$dest/"\n  else\n    log "skipped $f"\n'
                      "  fi\ndone\n")
     assert blocks.around(sh, 5) == (1, 7)  # the `if` has 5 lines, fewer than blocks.MIN_LINES: the loop
+
+
+def test_one_rule_weighs_the_model_choice_against_the_search_first():
+    """windows.choose, for the pick (engine/locate.py) and for an edit that asks no one (engine/selectors/
+    windowed.py): among search hits only the search's first at SURE decides, and the edit takes another hit
+    only at CONFIDENCE; among definitions of a named name the model's choice leads, deciding at NAMED."""
+    _, symbols = outline("def a():\n    return 1\n\n\ndef b():\n    return 2\n", "python")
+    a, b = symbols
+    hits, named = windows.Plan([], "r", candidates=[a, b]), windows.Plan([], "r", candidates=[a, b], named=True)
+
+    def seen(plan, symbol, p):
+        c = windows.choose(plan, symbol, p)
+        return c.taken and c.taken.name, c.first.name, c.decisive
+
+    assert seen(hits, a, windows.SURE) == ("a", "a", True)
+    assert seen(hits, a, windows.SURE - 0.01) == ("a", "a", False)
+    assert seen(hits, b, 0.99) == ("b", "a", False)  # another hit: taken when no one is asked, never decisive
+    assert seen(hits, b, windows.CONFIDENCE - 0.01) == ("a", "a", False)
+    assert seen(named, b, windows.NAMED) == ("b", "b", True) and seen(named, b, 0.3) == ("b", "b", False)
+    assert seen(hits, None, None) == (None, "a", False)
+    assert windows.choose(hits, b, 0.3).offered == "the search's first: a (the model chose b, p=0.30)"
+
+
+def test_a_window_runs_on_through_the_blank_lines_after_it():
+    lines = split_lines("def a():\n    return 1\n\n\ndef b():\n    pass\n\n")
+    assert windows.through_blanks(lines, 2) == 4 and windows.through_blanks(lines, 6) == 7
+    assert windows.through_blanks(lines, 5) == 5

@@ -244,7 +244,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
             start = time.perf_counter()
         lines, placed = None, {}
         if getattr(args, "pick", False) and not remote and "target" in case.extra and \
-                edits_windows(engine.selector_for(RUNS_AS.get(selector, selector), None, case.extra.get("at"))):
+                edits_windows(engine.selector_for(RUNS_AS.get(selector, selector), False, case.extra.get("at"))):
             lines, placed = _placed(engine, case, document, language)
         try:
             r = runs.edit(document, case.instruction, "full" if remote else RUNS_AS.get(selector, selector),

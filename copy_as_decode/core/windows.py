@@ -38,8 +38,15 @@ MAX_SHARE = 0.5           # windows covering more of the document than this: the
 NESTED_LINES = 60         # a function nested in one this short is edited with it
 USE_LINES = 30            # a use of a renamed name is windowed with its function up to this size, else alone
 CONTAINERS = ("class", "module")  # symbols that hold others: a window only when none of theirs holds the place
-CONFIDENCE = 0.5          # the least probability of the model's choice among search hits, unless it is the
-                          # search's own first (else the search's first is taken)
+# The model's choice among candidates (choose): where the search alone does not decide the place (core/search.py:
+# no one symbol holds the code the instruction quotes, and no words match MARGIN times better than the next), its
+# choice among the hits decides the place without asking only when it is the search's first hit and the model
+# gives it at least SURE; a choice of another hit decides nothing (the search's first leads a pick, the model's
+# choice comes second). Set on the development cases of the locate corpora (docs/locate.md).
+SURE = 0.9
+NAMED = 0.5               # several definitions of a named name: the model's choice decides it at this probability
+CONFIDENCE = 0.5          # an edit that asks no one takes the model's choice of another hit than the search's first
+                          # at this probability, else the search's first
 USES = re.compile(r"\b(renam\w*|every use|all uses|uses of|usages?|callers?|call sites?|references?|every call|"
                   r"all calls|calls? (of|to)|existing [^.]{0,40}calls)\b", re.I)
 # what a rename renames: "rename [the local variable] `x` to ...", its name in group 1
@@ -226,7 +233,7 @@ def find(document: str, instruction: str, selection: tuple[int, int] | None = No
         if cursor is None:
             return _block(lines, at, 1, len(lines), "in no symbol", language, symbols)
         start, end, _ = span(lines, cursor)
-        size = _through_blanks(lines, end) - start + 1
+        size = through_blanks(lines, end) - start + 1
         if size > MAX_SHARE * len(lines) or at < start:
             return _block(lines, at, cursor.start, cursor.end, f"in {cursor.qualname}, whose {size} lines are more "
                           f"than {MAX_SHARE:.0%} of the file's {len(lines)}", language, symbols, cursor)
@@ -257,7 +264,7 @@ def span(lines: list[str], symbol: Symbol) -> tuple[int, int, str]:
     """(first line, last line, qualname) of a symbol's window: with the comments above it, unless they make it
     more than MAX_SHARE of the document; then its code alone (a 40-line function under a 119-line JSDoc: the code
     is what an edit changes)."""
-    with_comments = _through_blanks(lines, symbol.end) - symbol.start + 1 <= MAX_SHARE * len(lines)
+    with_comments = through_blanks(lines, symbol.end) - symbol.start + 1 <= MAX_SHARE * len(lines)
     return symbol.start if with_comments else symbol.code or symbol.start, symbol.end, symbol.qualname
 
 
@@ -292,8 +299,7 @@ def _block(lines, at, lo, hi, why, language, symbols, inside: Symbol | None = No
 
 
 def _windows(lines, spans, reason, language, symbols) -> Plan:
-    # a window runs on through the blank lines after it: an edit may append at a function's end
-    windows = [Window(w.start, _through_blanks(lines, w.end), w.names) for w in _merge(spans)]
+    windows = [Window(w.start, through_blanks(lines, w.end), w.names) for w in _merge(spans)]
     covered = sum(w.end - w.start + 1 for w in windows)
     if len(windows) > MAX_SITES:
         return Plan([], f"{len(windows)} sites (more than {MAX_SITES})", language, symbols)
@@ -307,7 +313,7 @@ def _move(document, lines, method: Symbol, language, symbols) -> Plan:
     class; every line that uses its name (`self.name(...)`) is a window whose uses become calls of the function.
     Shown the class with the method in it, the untrained 1.5B rewrote the class itself into the function as
     often as it moved the method."""
-    cls, start, end = method.parent, method.start, _through_blanks(lines, method.end)
+    cls, start, end = method.parent, method.start, through_blanks(lines, method.end)
     if method.end == cls.end:  # the last member: the blank lines before it go with it
         start, end = _after_content(lines, method.start), method.end
     if not any(line.strip() for line in lines[cls.header:start - 1] + lines[end:cls.end]):
@@ -336,21 +342,46 @@ def choice_text(candidates: list[Symbol], lines: list[str], shown: int = 2) -> s
     return "".join(out)
 
 
-def chosen(plan: Plan, lines: list[str], symbol: Symbol, p: float) -> Plan:
-    """The plan with the window the model chose among the candidates (with the probability it gave it): any
-    definition of a named name; among search hits, its choice when it is confident or agrees with the search,
-    else the search's first (a wrong function is one window to look at; the whole file, minutes of rewriting
-    that may change anything)."""
-    if not plan.named and p < CONFIDENCE and symbol is not plan.candidates[0]:
-        why = f"the search's first: {plan.candidates[0].qualname} (the model chose {symbol.qualname}, p={p:.2f})"
-        symbol = plan.candidates[0]
-    else:
-        why = f"the model's choice: {symbol.qualname} (p={p:.2f})"
-    start, end, _ = span(lines, symbol)
-    window = Window(start, _through_blanks(lines, end), (symbol.qualname,))
+@dataclass(frozen=True)
+class Choice:
+    """The model's choice among a plan's candidates weighed against the search's first hit (choose)."""
+    taken: Symbol | None  # what an edit that asks no one takes; None: the engine could not choose
+    first: Symbol         # what a pick offers first
+    decisive: bool        # sure enough that no one is asked
+    why: str              # why `taken`
+    offered: str          # why `first` leads a pick, and how sure the model was
+
+
+def choose(plan: Plan, symbol: Symbol | None, p: float | None) -> Choice:
+    """The model's choice `symbol` (with the probability `p` it gave it; None: the engine cannot choose) among
+    the plan's candidates, against the search's first. A definition of a named name is the model's choice,
+    decisive at NAMED. Among search hits a pick leads with the search's first, decisive only when the model
+    chose it at SURE; an edit that asks no one takes the model's choice when it agrees or is confident
+    (CONFIDENCE), else the search's first (a wrong function is one window to look at; the whole file, minutes
+    of rewriting that may change anything)."""
+    first = plan.candidates[0]
+    if symbol is None or p is None:
+        return Choice(None, first, False, "the engine cannot choose among candidates",
+                      f"the search's first: {first.qualname} (the engine cannot choose)")
+    model = f"the model's choice: {symbol.qualname} (p={p:.2f})"
+    if plan.named:
+        return Choice(symbol, symbol, p >= NAMED, model, model)
+    if symbol is first:
+        return Choice(symbol, first, p >= SURE, model,
+                      f"the search's first and the model's choice: {first.qualname} (p={p:.2f})")
+    searched = f"the search's first: {first.qualname} (the model chose {symbol.qualname}, p={p:.2f})"
+    confident = p >= CONFIDENCE
+    return Choice(symbol if confident else first, first, False, model if confident else searched, searched)
+
+
+def chosen(plan: Plan, lines: list[str], choice: Choice) -> Plan:
+    """The plan with the window of the candidate an edit that asks no one takes (choose), or the whole file when
+    that is most of it."""
+    start, end, _ = span(lines, choice.taken)
+    window = Window(start, through_blanks(lines, end), (choice.taken.qualname,))
     if window.end - window.start + 1 > MAX_SHARE * len(lines):
-        return Plan([], f"the model chose {symbol.qualname}, most of the file", plan.language, plan.symbols)
-    return Plan([window], why, plan.language, plan.symbols)
+        return Plan([], f"the model chose {choice.taken.qualname}, most of the file", plan.language, plan.symbols)
+    return Plan([window], choice.why, plan.language, plan.symbols)
 
 
 def _uses(document, lines, language, symbols, names, spans, unit_lines=USE_LINES) -> list[tuple[int, int, str]]:
@@ -398,7 +429,9 @@ def _after_content(lines: list[str], start: int) -> int:
     return start
 
 
-def _through_blanks(lines: list[str], end: int) -> int:
+def through_blanks(lines: list[str], end: int) -> int:
+    """A window's last line `end` moved down over the blank lines after it: an edit may append at a function's
+    end."""
     while end < len(lines) and not lines[end].strip():
         end += 1
     return end

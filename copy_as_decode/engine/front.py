@@ -77,12 +77,12 @@ class EditFront:
         result.stats.deleted_lines = deleted_lines(request.document, result.text)
         return result
 
-    def selector_for(self, selector: str, lines: tuple[int, int] | None, at: int | None) -> str:
-        """The selector an edit runs: a selection is always the window of a windowed edit (only those lines
-        may change: `windowed`, or `once` when asked); `auto` is `windowed` when the editor gives the cursor,
-        else auto_selector()."""
+    def selector_for(self, selector: str, bounded: bool, at: int | None) -> str:
+        """The selector an edit runs: a selection, or a place found before the edit (`bounded`), is always the
+        window of a windowed edit (only those lines may change: `windowed`, or `once` when asked); `auto` is
+        `windowed` when the editor gives the cursor, else auto_selector()."""
         if selector == contract.AUTO and at is not None or \
-                lines is not None and selector != "forced" and not selectors.edits_windows(selector):
+                bounded and selector != "forced" and not selectors.edits_windows(selector):
             return "windowed"
         return self.auto_selector() if selector == contract.AUTO else selector
 

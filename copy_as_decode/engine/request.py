@@ -12,7 +12,7 @@ its own plan.
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from copy_as_decode.core import contract
+from copy_as_decode.core import contract, windows
 from copy_as_decode.core.budget import Budget, parse_budget
 from copy_as_decode.core.contract import Hooks
 from copy_as_decode.core.document import with_line_endings
@@ -34,6 +34,8 @@ class EditRequest:
     drafts: str = ""                    # more lines a verified rewrite may draft from (an applied block's part)
     block: str | None = None            # an apply's: a chat's answer or one code block (engine/apply.py); None: an edit
     path: str | None = None             # the document's file path, when known: an answer's blocks for others tell apart
+    place: windows.Plan | None = None   # the place found before the edit (engine/locate.py Place.plan): a windowed
+                                        # edit takes its windows instead of finding them again
 
     def __post_init__(self):
         object.__setattr__(self, "max_new_tokens", parse_budget(self.max_new_tokens))
@@ -63,7 +65,7 @@ class EditRequest:
             raise TypeError("`path` must be a string")
         return cls(p["document"], "" if apply else p.get("instruction", ""), selector, p.get("program"),
                    p.get("max_new_tokens"), float(p.get("temperature", 0.0)), hooks, wire_lines(p), language, at,
-                   block=p["block"] if apply else None, path=path)
+                   block=p["block"] if apply else None, path=path, place=wire_place(p))
 
     @cached_property
     def lf(self) -> str:
@@ -78,7 +80,7 @@ class EditRequest:
         that part is for when it is one step of a larger edit (`note`)."""
         instruction = f"{self.instruction}\n\n{note}" if note else self.instruction
         return replace(self, document=document, instruction=instruction, max_new_tokens=max_new_tokens,
-                       hooks=hooks, lines=None, at=None)
+                       hooks=hooks, lines=None, at=None, place=None)
 
 
 def wire_lines(p: dict) -> tuple[int, int] | None:
@@ -87,6 +89,29 @@ def wire_lines(p: dict) -> tuple[int, int] | None:
     if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int for n in lines)):
         raise TypeError("`lines` must be [first, last], 1-based line numbers")
     return tuple(lines) if lines else None
+
+
+def wire_place(p: dict) -> windows.Plan | None:
+    """The `place` of a worker request, as a `locate` answer gives it: {"windows": [{"lines": [first, last],
+    "symbols": [...]}], "reason": ...}, the place chosen among candidates."""
+    place = p.get("place")
+    if place is None:
+        return None
+    found = place.get("windows") if isinstance(place, dict) else None
+    if not (isinstance(found, list) and found and isinstance(place.get("reason"), str)):
+        raise TypeError("`place` must be {windows: [{lines, symbols}], reason}")
+    document, out = p["document"], []
+    count = document.count("\n") + (bool(document) and not document.endswith("\n"))
+    for w in found:
+        lines = wire_lines(w) if isinstance(w, dict) else None
+        symbols = w.get("symbols", []) if isinstance(w, dict) else None
+        if lines is None or not 1 <= lines[0] <= lines[1] or not isinstance(symbols, list) or \
+                not all(isinstance(s, str) for s in symbols):
+            raise TypeError("each window of `place` must be {lines: [first, last], symbols: [names]}")
+        if lines[1] > count:
+            raise ValueError(f"window {lines[0]}-{lines[1]} is outside the document's lines 1-{count}")
+        out.append(windows.Window(*lines, tuple(symbols)))
+    return windows.Plan(out, place["reason"], p.get("language"))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from copy_as_decode.core.contract import CAP, INCOMPLETE, REVIEWABLE, TOO_LONG, 
 from . import positions
 from .edit_request import EDIT_TITLE, EditCommand, Outcome, Status
 from .jobs import Job, Progress
-from .place import Placing, placed_lines
+from .place import Placing, placed
 from .settings import SECTION, Settings
 from .worker_client import RequestCancelled, Superseded, WorkerCrashed, WorkerError
 
@@ -126,14 +126,14 @@ class EditRunner:
         try:
             async with asyncio.timeout(settings.timeout or None) as limit:
                 if placing is not None and req.block is None and req.range is None and req.position is None:
-                    lines = await placed_lines(self.worker, placing, params, req.uri, version, req.instruction, text,
-                                               index, report, limit)
+                    place = await placed(self.worker, placing, params, req.uri, version, req.instruction, text,
+                                         index, report, limit)
                     if not self._current(req.uri, version):  # changed while the user picked
                         progress.end("document changed")
                         return self._fail(req, Status.STALE, "the document changed before the edit started; "
                                           "nothing was applied", types.MessageType.Warning)
-                    if lines is not None:
-                        params["lines"] = lines
+                    if place is not None:
+                        params["place"] = place
                 result = await self.worker.edit(params, report, key=req.uri,
                                                 method="edit" if req.block is None else "apply")
         except TimeoutError:

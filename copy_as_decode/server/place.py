@@ -185,14 +185,14 @@ class Placing:
         return await pick(self.server, self.features, uri, version, instruction, candidates)
 
 
-async def placed_lines(worker, placing: Placing, params: dict, uri: str, version: int | None, instruction: str,
-                       text: str, index: positions.LineIndex, report: Callable[[dict], None],
-                       limit=None) -> list[int] | None:
+async def placed(worker, placing: Placing, params: dict, uri: str, version: int | None, instruction: str,
+                 text: str, index: positions.LineIndex, report: Callable[[dict], None], limit=None) -> dict | None:
     """Where the edit of `params` goes, asked of the worker (`locate`) and, when that is not decided, of the user:
-    the `lines` to send with the edit (the chosen candidate's, or the model's choice), or None when the edit finds
-    its windows itself (a name decides them, or the whole file). Raises the worker client's errors, and
-    RequestCancelled when the user cancelled the pick. A worker without `locate` leaves the edit as it was.
-    `limit`: the edit's asyncio.timeout, held while the user picks (the timeout counts the model's time)."""
+    the `place` to send with the edit (the model's choice, or the candidate the user picked; the edit takes it as
+    it is), or None when the edit finds its windows itself (nothing was chosen among: a name decides them, or
+    the whole file). Raises the worker client's errors, and RequestCancelled when the user cancelled the pick. A
+    worker without `locate` leaves the edit as it was. `limit`: the edit's asyncio.timeout, held while the user
+    picks (the timeout counts the model's time)."""
     import asyncio
 
     from copy_as_decode.core.contract import NO_METHOD
@@ -213,7 +213,7 @@ async def placed_lines(worker, placing: Placing, params: dict, uri: str, version
     if not candidates:
         return None
     if located.get("decisive") is True:
-        return candidates[0]["lines"]
+        return _place(candidates[0], str(located.get("reason")))
     loop = asyncio.get_running_loop()
     deadline = limit.when() if limit is not None else None
     paused = loop.time()
@@ -226,4 +226,9 @@ async def placed_lines(worker, placing: Placing, params: dict, uri: str, version
             limit.reschedule(deadline + loop.time() - paused)
     if chosen is None:
         raise RequestCancelled("the pick was cancelled")
-    return candidates[chosen]["lines"]
+    return _place(candidates[chosen], f"the user's pick: {candidates[chosen]['label']}")
+
+
+def _place(candidate: dict, reason: str) -> dict:
+    """The `place` of an edit in a candidate (candidates_of), as the worker reads it (docs/worker-protocol.md)."""
+    return {"windows": [{"lines": candidate["lines"], "symbols": [candidate["label"]]}], "reason": reason}

@@ -1,6 +1,7 @@
 """The windowed edit: `verified` on the windows of a document the instruction is about (core/windows.py), every
 other line copied without a forward pass, so an edit of one function costs about the same in a 3,000-line
-file as in the function alone.
+file as in the function alone. A place found before the edit (EditRequest's `place`, engine/locate.py) is
+taken as it is, not found again.
 
 Each window is rewritten as a file of its own (dedented to its common indent, so a method reads like a
 function), with the prompt of a whole-file rewrite: its size follows the window, not the document. Nothing
@@ -95,7 +96,8 @@ def edit(front: Front, request: EditRequest, decode: Run = VERIFIED.run) -> Edit
     stats say why."""
     instruction, hooks, clock = request.instruction, request.hooks, _Clock()
     lines = split_lines(request.lf)
-    plan = windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
+    plan = request.place if request.place is not None else \
+        windows.find(request.lf, instruction, request.lines, request.language, at=request.at)
     if plan.candidates:
         plan = _model_choice(front, plan, lines, instruction, hooks)
     if not plan.windows:
@@ -216,11 +218,12 @@ def _put_back(old: str, rewrite: str) -> str:
 
 def _model_choice(front: Front, plan, lines: list[str], instruction: str, hooks: Hooks):
     """The model picks one of the plan's candidates (a short constrained decode over their names and first
-    lines); the whole file is edited when it cannot choose, or is not confident (core/windows.py chosen)."""
-    picked = model_choice(front, plan.candidates, lines, instruction, hooks)
-    if picked is None:
-        return windows.Plan([], f"{plan.reason}, and the engine cannot choose among candidates", plan.language)
-    return windows.chosen(plan, lines, *picked)
+    lines), weighed against the search's first (core/windows.py choose); the whole file is edited when it
+    cannot choose."""
+    choice = windows.choose(plan, *(model_choice(front, plan.candidates, lines, instruction, hooks) or (None, None)))
+    if choice.taken is None:
+        return windows.Plan([], f"{plan.reason}, and {choice.why}", plan.language)
+    return windows.chosen(plan, lines, choice)
 
 
 def model_choice(front: Front, candidates: list, lines: list[str], instruction: str, hooks: Hooks):
