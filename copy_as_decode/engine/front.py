@@ -59,7 +59,8 @@ class EditFront:
     def resolve(self, request: EditRequest) -> EditRequest:
         """The request with the selector it runs (selector_for), which every door resolves once; an unknown
         name is a ValueError."""
-        name = self.selector_for(request.selector, request.lines, request.at)
+        bounded = request.lines is not None or request.place is not None
+        name = self.selector_for(request.selector, bounded, request.at)
         selectors.get(name)
         return replace(request, selector=name)
 
