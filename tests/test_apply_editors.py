@@ -6,7 +6,7 @@ equals what `copy-as-decode apply FILE BLOCK --write` makes of the same file. Th
 replace, so the parser places them without a model call (`tiny` keeps the worker's start short). An empty
 clipboard or register sends nothing and says so.
 
-Remote (a real llama-server on a loopback port, the Qwen2.5-Coder-0.5B GGUF): with the settings `backend`
+Remote (a real llama-server on a loopback port, the Qwen2.5-Coder-0.5B GGUF): with the settings `inference`
 "remote" and `endpoint` its URL, an edit from the editor decodes on that server: the answer's stats count its
 completion requests, and the server's log shows them. An endpoint where nothing listens fails the edit with one
 line that names it.
@@ -150,7 +150,7 @@ def llama(tmp_path_factory):
 
 
 def remote_settings(url: str) -> dict:
-    return {**SETTINGS, "model": REMOTE_MODEL, "backend": "remote", "endpoint": url}
+    return {**SETTINGS, "model": REMOTE_MODEL, "inference": "remote", "endpoint": url}
 
 
 def completions_logged(log: Path, since: int) -> int:
@@ -175,7 +175,7 @@ def check_remote_edit(text: str, requests: int, server_log: Path, since: int, lo
 def test_neovim_unreachable_endpoint(tmp_path):
     """An endpoint where no server listens: the edit fails with one line that names it, the buffer is as it was."""
     url = f"http://127.0.0.1:{free_port()}"
-    settings = {**APPLY_SETTINGS, "backend": "remote", "endpoint": url}  # (the tiny model's tokenizer)
+    settings = {**APPLY_SETTINGS, "inference": "remote", "endpoint": url}  # (the tiny model's tokenizer)
     report = run_neovim(tmp_path, REMOTE_FIXTURE, "command", REMOTE_INSTRUCTION, settings, CAD_EXPECT_STATUS="error")
     log = report["log"]
     assert any(f"cannot reach the inference engine at {url}" in n for n in report["notes"]), log
@@ -184,7 +184,7 @@ def test_neovim_unreachable_endpoint(tmp_path):
 
 @pytest.mark.slow
 def test_neovim_remote_endpoint(tmp_path, llama):
-    """`:CopyAsDecode` with the settings backend = "remote", endpoint = the server's URL."""
+    """`:CopyAsDecode` with the settings inference = "remote", endpoint = the server's URL."""
     server, server_log = llama
     since = server_log.stat().st_size
     report = run_neovim(tmp_path, REMOTE_FIXTURE, "command", REMOTE_INSTRUCTION, remote_settings(server.url))
@@ -196,7 +196,7 @@ def test_neovim_remote_endpoint(tmp_path, llama):
 
 @pytest.mark.slow
 def test_vscode_remote_endpoint(tmp_path, llama):
-    """The palette's edit with copyAsDecode.backend "remote" and copyAsDecode.endpoint the server's URL; the
+    """The palette's edit with copyAsDecode.inference "remote" and copyAsDecode.endpoint the server's URL; the
     extension's summary of the answer counts the requests."""
     server, server_log = llama
     since = server_log.stat().st_size

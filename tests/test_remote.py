@@ -328,14 +328,14 @@ def test_context_is_checked_before_sending(fake, qwen_tokenizer):
     assert not fake.completions()
 
 
-def test_make_engine_picks_the_backend(fake, qwen_tokenizer):
+def test_make_engine_picks_where_the_model_runs(fake, qwen_tokenizer):
     from types import SimpleNamespace
 
     from copy_as_decode.engine.make import make_engine
-    e = make_engine(SimpleNamespace(backend="remote", endpoint=fake.url, model=MODEL, api="auto"))
+    e = make_engine(SimpleNamespace(inference="remote", endpoint=fake.url, model=MODEL, api="auto"))
     assert isinstance(e, RemoteEngine) and e.api == "llama.cpp" and e.tokenizer_verified
     with pytest.raises(ValueError, match="needs an endpoint"):
-        make_engine(SimpleNamespace(backend="remote", endpoint=None, model=MODEL))
+        make_engine(SimpleNamespace(inference="remote", endpoint=None, model=MODEL))
 
 
 @pytest.mark.parametrize("owner, api, grammar_field, tokenize_field", [
@@ -382,7 +382,7 @@ def test_a_remote_worker_never_imports_torch(fake, qwen_tokenizer):
     requests = [{"id": 0, "method": "ping"}] + [
         {"id": k, "method": "edit", "params": {"document": DOC, "instruction": "Fix the bug in add.", **p}}
         for k, p in enumerate(edits, 1)]
-    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "copy_as_decode.cli", "worker", "--backend",
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "copy_as_decode.cli", "worker", "--inference",
                         "remote", "--endpoint", fake.url, "--model", MODEL],
                        input="".join(json.dumps({"jsonrpc": "2.0", **m}) + "\n" for m in requests),
                        capture_output=True, text=True, timeout=300)
