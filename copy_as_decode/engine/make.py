@@ -9,7 +9,7 @@ def make_engine(args):
     """An engine from parsed options (any object with the attributes; an option it lacks takes its environment
     variable, else the engine's own default).
 
-    With the remote inference `--model` names the local tokenizer the prompts are built with (a built-in,
+    With `--inference remote`, `--model` names the local tokenizer the prompts are built with (a built-in,
     a .gguf file or an HF id/directory); it must tokenize like the served model, which is checked at start-up.
     """
     for old, new in RENAMED.items():
