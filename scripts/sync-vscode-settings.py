@@ -2,8 +2,8 @@
 """Writes the selector registry (engine/selectors/) into the VS Code extension's `copyAsDecode.selector`
 setting, and the engine's options that are settings (engine/options.py OPTIONS) into theirs: the values each
 takes and its default (the server's, server/settings.py), with what each choice of `copyAsDecode.inference` and
-`copyAsDecode.api` means, so the editor offers what the engine has. `--check` only says whether the file is in
-step (the test suite runs it)."""
+`copyAsDecode.api` means, so the editor offers what the engine has; a renamed setting stays, deprecated.
+`--check` only says whether the file is in step (the test suite runs it)."""
 import json
 import sys
 from pathlib import Path
@@ -66,7 +66,19 @@ def synced(text: str) -> str:
     properties["copyAsDecode.inference"] = inference_setting()
     properties["copyAsDecode.api"] = api_setting()
     engine_settings(properties)
+    renamed_settings(properties)
     return json.dumps(package, indent=2) + "\n"
+
+
+def renamed_settings(properties: dict) -> None:
+    """A setting the engine renamed (engine/options.py RENAMED) stays declared, deprecated, so VS Code strikes it
+    through in settings.json and names the new one: the extension no longer reads it."""
+    from copy_as_decode.engine.options import RENAMED
+    from copy_as_decode.server.settings import SECTION
+    for old, new in RENAMED.items():
+        if old.isidentifier() and old.islower():  # a setting (the others are an option and a variable)
+            properties[f"{SECTION}.{old}"] = {"type": "string", "default": "",
+                                              "markdownDeprecationMessage": f"Renamed: `#{SECTION}.{new}#`."}
 
 
 def main() -> int:

@@ -106,6 +106,7 @@ def test_vscode_declares_the_settings():
         assert f"('{key}')" in source, key
     assert properties[f"{SECTION}.inference"]["enum"] == ["", "local", "remote"]
     assert properties[f"{SECTION}.api"]["enum"] == ["", "auto", "llama.cpp", "openai"]
+    assert "inference" in properties[f"{SECTION}.backend"]["markdownDeprecationMessage"]  # renamed: struck through
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "sync-vscode-settings.py"), "--check"],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
