@@ -16,25 +16,8 @@ local env = vim.env
 local timeout = tonumber(env.CAD_TIMEOUT_MS or "60000")
 local report = { ok = false, log = {}, asked = {}, messages = {}, applied = 0 }
 
-local function log(msg)
-  table.insert(report.log, msg)
-  io.stderr:write("[neovim_stock.lua] " .. msg .. "\n")
-end
-
-local function finish(ok, msg)
-  report.ok, report.msg = ok, msg
-  log((ok and "ok: " or "FAILED: ") .. msg)
-  local f = assert(io.open(env.CAD_REPORT, "w"))
-  f:write(vim.json.encode(report))
-  f:close()
-  for _, client in ipairs(vim.lsp.get_clients()) do
-    client:stop()
-  end
-  vim.wait(3000, function()
-    return #vim.lsp.get_clients() == 0
-  end, 50)
-  os.exit(ok and 0 or 1)
-end
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
+local log, finish = dofile(here .. "report.lua")("neovim_stock.lua", report)
 
 local ok, err = pcall(function()
   vim.o.swapfile = false
