@@ -185,6 +185,8 @@ HEADLINE = {
     "bench places --cases heldout": (FAST, dict(corpora="locate-go")),
     "bench apply --cases heldout --model-limit 6 --peer-ngram --peer-limit 2 --peer-lines 250-330 --threads 2":
         (SLOW, dict(model=SMALL, limit="40", model_limit="1", peer_limit="1", json="{json}")),
+    "bench apply --corpus chat --cases heldout --no-model --peer-ngram --peer-limit 3 --peer-lines 250-340 --threads 2":
+        (SLOW, dict(model=SMALL, where="source=ini/lib/ini.js", peer_limit="1", json="{json}")),
 }
 HEADLINE_OUT = {"bench ceiling": r"pooled +\d+ ", "bench roundtrip": LOSSLESS,
                 "bench places --cases heldout": r"\| locate-go \| named \| \d+ \| \d+"}
