@@ -222,7 +222,7 @@ def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> s
         last = lines[-1]
         if not block_merge._lead(last) or not _LEAVES.match(last):
             continue
-        at = _placed(lines, have)
+        at = (_placed(lines, have) or [None])[-1]
         nxt = next((x for x in have[at + 1:] if x.strip()), None) if at is not None else None
         if nxt is not None and block_merge._lead(nxt) == block_merge._lead(have[at]) and not _names(nxt, language) \
                 and nxt.strip()[:1] not in ")]}@#/*":
@@ -243,12 +243,9 @@ def _elided(a: list[str], reads: list[lazy_block.Block], new: str) -> str | None
     for r in reads:
         lines = split_lines(r.text)
         code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
-        at, pos = -1, {}
-        for k in code:
-            at = next((j for j in range(at + 1, len(b)) if b[j].strip() == lines[k].strip()), None)
-            if at is None:
-                return None  # the block's lines are not all in order: the first check says so
-            pos[k] = at
+        if (found := _placed([lines[k] for k in code], b)) is None:
+            return None  # the block's lines are not all in order: the first check says so
+        pos = dict(zip(code, found))
         for m in sorted(r.markers):
             (u, du, new_before), (v, dv, new_after) = (_anchor(m, step, len(lines), r.markers, pos, kept)
                                                        for step in (-1, 1))
@@ -313,14 +310,15 @@ def _kept(a: list[str], b: list[str]) -> dict[int, int]:
     return out
 
 
-def _placed(want: list[str], have: list[str]) -> int | None:
-    """The index in `have` of `want`'s last line, `want` matched in order (stripped), or None."""
-    at = -1
+def _placed(want: list[str], have: list[str]) -> list[int] | None:
+    """The index in `have` of each of `want`'s lines, `want` matched in order (stripped), or None."""
+    out, at = [], -1
     for w in want:
         at = next((k for k in range(at + 1, len(have)) if have[k].strip() == w.strip()), None)
         if at is None:
             return None
-    return at
+        out.append(at)
+    return out
 
 
 def _changed(a: list[str], b: list[str], where: bool = False) -> list[tuple]:
