@@ -283,3 +283,16 @@ def test_lines_a_marker_keeps_may_not_be_dropped_inside_the_changed_definition()
     shown = "def f(x):\n    a = 1\n    if x is not None:\n        return a\n    # ... rest unchanged ...\n"
     assert guarantee(before, [shown], before.replace("    b = 2\n    c = 3\n    if x:", "    if x is not None:"),
                      "python") is None
+
+
+def test_a_new_return_before_a_marker_may_not_leave_the_old_one_after_it():
+    """A chat's `return rv.IsZero()` under a case, then `// ... existing cases ...`: a result that keeps the file's
+    old `return` right after the new one (code that never runs) is refused; the file's own lines in a row pass."""
+    from copy_as_decode.engine.apply import guarantee
+    before = ("func isEmpty(rv Value) bool {\n\tswitch rv.Kind() {\n\tcase Struct:\n\t\treturn old(rv)\n"
+              "\tcase Bool:\n\t\treturn !rv.Bool()\n\t}\n\treturn false\n}\n")
+    block = ("func isEmpty(rv Value) bool {\n\tswitch rv.Kind() {\n\tcase Struct:\n\t\treturn rv.IsZero()\n"
+             "\t// ... existing cases ...\n\t}\n\treturn false\n}\n")
+    beside = before.replace("\t\treturn old(rv)\n", "\t\treturn rv.IsZero()\n\t\treturn old(rv)\n")
+    assert "goes on in its body with `return old(rv)`" in guarantee(before, [block], beside, "go")
+    assert guarantee(before, [block], before.replace("return old(rv)", "return rv.IsZero()"), "go") is None

@@ -182,3 +182,14 @@ def test_an_answer_whose_lazy_body_ends_before_the_file_s_body_does_is_refused_n
               '    """\n    out = [x for x in values if x]\n    return out\n```\n')
     with pytest.raises(IncompleteEdit, match="ends with `return out`, but the result goes on in its body"):
         apply(EditRequest(before, block=answer, language="python", path="pick.py"))
+
+
+def test_a_go_block_of_another_package_is_another_file():
+    """A usage example as a Go program (`package main`, importing the file's package) is not merged into it."""
+    go = "package toml\n\nimport \"reflect\"\n\nfunc isNil(rv reflect.Value) bool {\n\treturn rv.IsNil()\n}\n"
+    answer = ("Fix:\n\n```go\nfunc isNil(rv reflect.Value) bool {\n\treturn !rv.IsValid() || rv.IsNil()\n}\n```\n\n"
+              "Try it:\n\n```go\npackage main\n\nimport \"github.com/BurntSushi/toml\"\n\nfunc main() {\n"
+              "\t_ = toml.NewEncoder(nil)\n}\n```\n")
+    read = chat_answer.read(answer, go, "go", "toml/encode.go")
+    assert [b.kind for b in read.blocks] == [CHANGE, OTHER]
+    assert "in package main, not toml" in read.blocks[1].why

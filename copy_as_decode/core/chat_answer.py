@@ -44,6 +44,8 @@ _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|
                    r"`(?P<name>[#\w.$]+?)(?:\(\))?`", re.I)
 _NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
+# a file's package (Go `package toml`, Java `package java.util;`): a block that declares another is another file
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;?\s*$", re.M)
 
 
 @dataclass
@@ -177,6 +179,9 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
         b.kind, b.why = OTHER, f"for {b.path}"
     elif b.tag.lower() in _SHELL or any(_PROMPT.match(x) for x in b.text.splitlines()[:1]):
         b.kind, b.why = USAGE, "a command or its output"
+    elif (mine := _PACKAGE.search(b.text)) and (theirs := next(
+            (m for x in own if (m := _PACKAGE.match(x))), None)) and mine.group(1) != theirs.group(1):
+        b.kind, b.why = OTHER, f"in package {mine.group(1)}, not {theirs.group(1)}"
     elif tagged and language and tagged != language and not (b.path and path):
         b.kind, b.why = OTHER, f"in {tagged}, not {language}"
     elif b.path is not None and path is None and language and language_of_path(b.path) not in (None, language):

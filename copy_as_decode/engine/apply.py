@@ -19,7 +19,7 @@ The guarantee (`guarantee`), whatever wrote the result: every code line of every
 block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
 assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands, and no file
 line a marker stands for is dropped; a file that parsed still parses; no run of blank lines the file and the
-blocks lack; a block's last `return`, with no marker after it, not followed by more of its body. A result that
+blocks lack; a block's `return` that ends it or comes before a marker not followed by more of its body. A result that
 fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit code 3) with the reason and the result for
 review. A result equal to the file is `unchanged` (the block is
 already there): AppliedResult.unchanged, the CLI's exit code 4.
@@ -184,7 +184,7 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
-    return _blank_lines(doc, reads, new, language) or _runs_on(reads, new, language) or _elided(a, reads, new)
+    return _blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language) or _elided(a, reads, new)
 
 
 def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
@@ -207,27 +207,33 @@ def _longest_blank(text: str) -> int:
 _LEAVES = re.compile(r"^\s*(?:return|raise|throw|break|continue)\b")
 
 
-def _runs_on(reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
-    """Why the result goes on past where a block ends, or None. A block whose last line is no marker and
-    leaves its body (`return`, `raise`, `throw`, ...) shows that body to its end: when the result follows that
-    line with another statement of the same body (a `return values` after the block's new `return`: code that
-    never runs), the block's end was not placed where the body ends. (A block ending in another statement may
-    well be followed by the file's: a class attribute changed, the class's others after it.)"""
+def _runs_on(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
+    """Why the result goes on in a body past a line of a block that leaves it, or None. A block line that
+    leaves its body (`return`, `raise`, `throw`, ...) and is the block's last, or the last before a marker (the
+    block "ends" there), ends what runs there: when the result follows it with another statement of the same body (the file's old
+    `return` after the block's new one: code that never runs), the block's lines were placed beside the file's
+    rather than in their place. A pair of lines the file itself has in a row is the file's. (A block line that
+    does not leave its body may well be followed by the file's: a class attribute changed, the class's others
+    after it.)"""
     have = split_lines(new)
+    solid_doc = [x.strip() for x in split_lines(doc) if x.strip()]
+    pairs = set(zip(solid_doc, solid_doc[1:]))
     for r in reads:
-        lines = [line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()]
-        solid = [k for k, line in enumerate(split_lines(r.text)) if line.strip()]
-        if not lines or not solid or solid[-1] in r.markers:
-            continue
-        last = lines[-1]
-        if not block_merge._lead(last) or not _LEAVES.match(last):
-            continue
-        at = (_placed(lines, have) or [None])[-1]
-        nxt = next((x for x in have[at + 1:] if x.strip()), None) if at is not None else None
-        if nxt is not None and block_merge._lead(nxt) == block_merge._lead(have[at]) and not _names(nxt, language) \
-                and nxt.strip()[:1] not in ")]}@#/*":
-            return f"the block ends with `{last.strip()[:60]}`, but the result goes on in its body with " \
-                   f"`{nxt.strip()[:60]}`"
+        text = split_lines(r.text)
+        solid = [k for k, line in enumerate(text) if line.strip()]
+        code = [k for k in solid if k not in r.markers]
+        found = _placed([text[k] for k in code], have) or []
+        for k, at in zip(code, found):
+            after = next((j for j in solid if j > k), None)
+            if after is not None and after not in r.markers or not block_merge._lead(text[k]) \
+                    or not _LEAVES.match(text[k]):
+                continue  # the block shows what follows it, or it does not leave its body
+            nxt = next((x for x in have[at + 1:] if x.strip()), None)
+            if nxt is not None and block_merge._lead(nxt) == block_merge._lead(have[at]) and not _names(nxt, language) \
+                    and nxt.strip()[:1] not in ")]}@#/*" and not nxt.strip().startswith(("case ", "default")) \
+                    and (have[at].strip(), nxt.strip()) not in pairs:
+                return f"the block ends with `{text[k].strip()[:60]}`, but the result goes on in its body with " \
+                       f"`{nxt.strip()[:60]}`"
     return None
 
 
