@@ -144,8 +144,8 @@ def test_a_part_the_parser_cannot_place_goes_to_the_model_and_never_writes_a_mar
 @pytest.mark.model
 async def test_the_language_server_applies_a_block_as_a_versioned_edit():
     """copyAsDecode.apply through the real server and the real worker (tiny model, not run: the parser places
-    the block): the buffer becomes the merged file; a stale version changes nothing; a missing block is an
-    error answer."""
+    the block): the buffer becomes the merged file, and a usage example the answer held is said to be left out;
+    a stale version changes nothing; a missing block is an error answer."""
     from lsprotocol import types as t
     from test_lsp_server import URI, UTF16, session
     worker = [sys.executable, "-m", "copy_as_decode.cli", "worker"]
@@ -160,9 +160,11 @@ async def test_the_language_server_applies_a_block_as_a_versioned_edit():
         assert stale["status"] == "stale" and editor.text(URI) == FILE
         missing = await run({"uri": URI, "version": editor.version(URI)})
         assert missing["status"] == "error" and "missing block" in missing["message"]
-        done = await run({"uri": URI, "version": editor.version(URI), "block": LAZY_BLOCK})
+        usage = "\n\nUse it:\n\n```python\nfrom store import Store\n\nprint(Store().get('missing', 0))\n```\n"
+        done = await run({"uri": URI, "version": editor.version(URI), "block": LAZY_BLOCK + usage})
         assert done["status"] == "applied", done
         assert editor.text(URI) == MERGED
+        assert done["message"].startswith("Not merged: ") and "usage example" in done["message"]  # said, not hidden
 
 
 ANSWER = f"""The `get` method raises on a missing key. Make it take a default, and add `put`:

@@ -184,8 +184,13 @@ class EditRunner:
                      f"{' to review' if reviewed or asked else ''}")
         if reviewed and warning is not None:  # a refused result, offered only for review: each hunk says why
             self.tell(types.MessageType.Warning, f"{warning}; review it")
-        return Outcome(Status.OK, req.uri, version, edits, stats, hunks=hunks, reviewed=reviewed, asks=asked,
-                       warning=warning)
+        # an apply's answer held blocks it did not merge (for another file, a usage example): the user sees which,
+        # as the command line lists them, so "done" never hides a block that went nowhere
+        left = [x for x in result.get("left_out") or [] if isinstance(x, str)]
+        if left:
+            self.tell(types.MessageType.Warning, "Not merged: " + "; ".join(left))
+        return Outcome(Status.OK, req.uri, version, edits, stats, message="Not merged: " + "; ".join(left) if left
+                       else "", hunks=hunks, reviewed=reviewed, asks=asked, warning=warning)
 
     async def prepare(self, req: EditCommand, settings: Settings) -> dict:
         """copyAsDecode.prepare: the worker reads the window at the request's place while the user types the
