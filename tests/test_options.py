@@ -75,6 +75,7 @@ def test_the_old_spelling_is_refused_with_the_new_one(monkeypatch, capsys):
         make.make_engine(argparse.Namespace())
     s, errors = Settings().merged({"backend": "remote"})
     assert s == Settings() and errors == ["copyAsDecode.backend is now copyAsDecode.inference"]
+    assert Settings().merged({"backend": ""}) == (Settings(), [])  # declared, deprecated, not set: nothing to say
 
 
 def test_the_worker_command_is_made_of_the_settings_options():

@@ -65,8 +65,9 @@ class Settings:
             raw = raw[SECTION]
         changes, errors = {}, []
         for key, value in raw.items():
-            if key in RENAMED:
-                errors.append(f"{SECTION}.{key} is now {SECTION}.{RENAMED[key]}")
+            if key in RENAMED:  # set by the user (VS Code sends a declared, deprecated setting empty when it is not)
+                if value not in (None, ""):
+                    errors.append(f"{SECTION}.{key} is now {SECTION}.{RENAMED[key]}")
                 continue
             name = _NAMES.get(key)
             if name is None or value is None:
