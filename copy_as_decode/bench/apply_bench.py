@@ -1,11 +1,13 @@
 """Apply: chats' code blocks and whole answers merged into files, side by side.
 
-    copy-as-decode bench apply [--corpus blocks|chat] [--cases all|development|heldout] [--limit N] [--where FIELD=VALUE ...]
+    copy-as-decode bench apply [--corpus blocks|chat|written] [--cases all|development|heldout] [--limit N]
+                               [--where FIELD=VALUE ...]
                                [--no-model] [--model-limit N] [--peer-ngram] [--peer-limit N] [--peer-lines LO-HI]
                                [--model M] [--threads K] [--json OUT]
 
-Corpora: `blocks` (synthesis/apply_blocks.py: one block per gold edit, in each style) and `chat`
-(synthesis/chat_answers.py: whole chat answers, prose, several blocks, usage examples, other files' blocks).
+Corpora: `blocks` (synthesis/apply_blocks.py: one block per gold edit, in each style), `chat`
+(synthesis/chat_answers.py: whole chat answers, prose, several blocks, usage examples, other files' blocks) and
+`written` (cases/chat_written.py: answers a chat wrote for real files in every outlined language).
 
 Rows:
   merge        engine/apply.apply without a model: what `copy-as-decode apply --no-model` does (the answer read,
@@ -54,8 +56,9 @@ def add_arguments(p) -> None:
     from copy_as_decode.cases.corpora import field_value, line_range
     from copy_as_decode.engine.options import RESEARCH, add_arguments
     add_arguments(p, RESEARCH)
-    p.add_argument("--corpus", choices=("blocks", "chat"), default="blocks",
-                   help="single blocks (synthesis/apply_blocks.py) or whole chat answers (synthesis/chat_answers.py)")
+    p.add_argument("--corpus", choices=("blocks", "chat", "written"), default="blocks",
+                   help="single blocks (synthesis/apply_blocks.py), whole chat answers (synthesis/chat_answers.py) "
+                        "or answers a chat wrote for real files in every language (cases/chat_written.py)")
     p.add_argument("--cases", choices=CASE_SETS, default="all",
                    help="development, held-out (synthesis/apply_blocks.py says which) or all cases; figures on the "
                         "two sets are reported apart")
@@ -77,6 +80,9 @@ def add_arguments(p) -> None:
 
 def corpus(name: str) -> list[dict]:
     """The corpus's cases, each with a block (or answer), a path (None: not known) and the fields --where reads."""
+    if name == "written":
+        from copy_as_decode.cases.chat_written import load
+        return load()
     if name == "chat":
         from copy_as_decode.synthesis.chat_answers import build as chat
         return [{**c, "block": c["answer"], "style": c["kind"], "source": c["file"], "path": c["file"]} for c in chat()]
