@@ -22,7 +22,9 @@ def selector_setting() -> dict:
 # What each place the model runs and each wire format means, for the settings editor; a name missing here fails
 # the sync.
 INFERENCE_HELP = {"local": "the model runs in the worker, on this machine",
-                "remote": "edits decode on the inference server at `copyAsDecode.endpoint` (llama-server, vLLM, SGLang)"}
+                "remote": "edits decode on the inference server at `copyAsDecode.endpoint` (llama-server, vLLM, SGLang)",
+                "chat": "each window goes to the model `copyAsDecode.servedModel` of the OpenAI-compatible chat API at "
+                        "`copyAsDecode.endpoint` (Ollama, LM Studio, llama-server, vLLM, a hosted API)"}
 API_HELP = {"auto": "asked from the server (llama.cpp's own API when it is llama-server)",
             "llama.cpp": "llama-server's native `/completion` (token ids back, prefix-cache figures)",
             "openai": "OpenAI-style `/v1/completions` (vLLM, SGLang, other servers)"}
@@ -39,7 +41,9 @@ def inference_setting() -> dict:
     return choice_setting(INFERENCE, INFERENCE_HELP, f"the worker's default (`${INFERENCE_ENV}`, else `local`)",
                           "Where the model runs. `remote`: on an inference server you run (llama-server, vLLM, "
                           "SGLang) at `#copyAsDecode.endpoint#`; `#copyAsDecode.model#` then names the local "
-                          "tokenizer, which must be the served model's. Changing it restarts the model worker.")
+                          "tokenizer, which must be the served model's. `chat`: the model "
+                          "`#copyAsDecode.servedModel#` of the chat API at `#copyAsDecode.endpoint#` rewrites each "
+                          "window (no local model or tokenizer). Changing it restarts the model worker.")
 
 
 def api_setting() -> dict:

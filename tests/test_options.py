@@ -24,7 +24,7 @@ def subparser(name: str) -> argparse.ArgumentParser:
 
 def test_edit_offers_the_users_options_only():
     edit = flags(subparser("edit")) - {"-h", "--help", "-i"}
-    assert len(edit) <= 15, sorted(edit)
+    assert len(edit) <= 16, sorted(edit)
     research = {o.flag for o in options.OPTIONS if o.offered > options.EDIT}
     assert research and not research & edit
     assert {"--layout", "--no-tokenizer-check", "--temperature", "--show-program"}.isdisjoint(edit)
@@ -82,7 +82,7 @@ def test_the_worker_command_is_made_of_the_settings_options():
     s = Settings().merged({"quant": "gguf", "inference": "remote", "endpoint": "http://h:1"})[0]
     command = s.command()
     assert [a for a in command if a.startswith("--")] == ["--model", "--quant", "--inference", "--endpoint"]
-    assert list(ENGINE) == ["model", "quant", "device", "dtype", "inference", "endpoint", "api"]
+    assert list(ENGINE) == ["model", "quant", "device", "dtype", "inference", "endpoint", "served_model", "api"]
 
 
 def test_the_neovim_plugin_names_every_setting():

@@ -20,6 +20,7 @@ import llguidance
 import llguidance.hf
 import pytest
 from finished import attempt
+from json_reply import send_json
 
 from copy_as_decode.bench import engine_process, llama_server
 from copy_as_decode.core import gbnf
@@ -177,13 +178,7 @@ class FakeEngine:
                 body = json.loads(self.rfile.read(n)) if n else None
                 fake.requests.append((method, self.path, body, dict(self.headers)))
                 route = fake.routes.get((method, self.path))
-                status, obj = route(body) if route else (404, {"error": {"message": "not found"}})
-                data = obj.encode() if isinstance(obj, str) else json.dumps(obj).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, *(route(body) if route else (404, {"error": {"message": "not found"}})))
 
             def do_GET(self):
                 self._serve("GET")

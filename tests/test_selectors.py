@@ -48,6 +48,6 @@ def test_the_front_offers_what_selectors_ask():
 
     from copy_as_decode.engine.front import EditFront
     assert isinstance(EditFront(None, None, False), selectors.Front)
-    for name in ("program", "rewrite", "choose"):
+    for name in ("program", "rewrite", "choose_place"):
         ours, theirs = (inspect.signature(getattr(c, name)) for c in (EditFront, selectors.Front))
         assert list(ours.parameters) == list(theirs.parameters), name

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from copy_as_decode.engine.options import WORKER as WORKER_OPTIONS
 from copy_as_decode.engine.options import add_arguments
 from copy_as_decode.server.settings import KEYS, SECTION, Settings
 
@@ -34,6 +35,20 @@ def test_remote_settings_make_the_worker_flags():
                             "--inference", "remote", "--endpoint", "http://127.0.0.1:8080"]
     local = Settings().merged({"inference": "local"})[0]
     assert local.command()[-2:] == ["--inference", "local"]
+
+
+def test_chat_settings_make_the_worker_flags():
+    s, errors = Settings().merged({SECTION: {"inference": "chat", "endpoint": "http://localhost:11434/v1",
+                                             "servedModel": "qwen2.5-coder:7b"}})
+    assert errors == []
+    assert s.command() == [*WORKER, "--model", "qwen2.5-coder-1.5b", "--inference", "chat", "--endpoint",
+                           "http://localhost:11434/v1", "--served-model", "qwen2.5-coder:7b"]
+    parser = argparse.ArgumentParser()
+    add_arguments(parser, WORKER_OPTIONS)
+    args = parser.parse_args(s.command()[len(WORKER):])
+    assert (args.inference, args.endpoint, args.served_model, args.stream) == (
+        "chat", "http://localhost:11434/v1", "qwen2.5-coder:7b", True)
+    assert s.restart_needed(s.merged({"servedModel": "llama3.2:3b"})[0])
 
 
 def test_the_worker_parses_the_command():
@@ -104,7 +119,7 @@ def test_vscode_declares_the_settings():
     for key in KEYS:
         assert f"{SECTION}.{key}" in properties, key
         assert f"('{key}')" in source, key
-    assert properties[f"{SECTION}.inference"]["enum"] == ["", "local", "remote"]
+    assert properties[f"{SECTION}.inference"]["enum"] == ["", "local", "remote", "chat"]
     assert properties[f"{SECTION}.api"]["enum"] == ["", "auto", "llama.cpp", "openai"]
     assert "inference" in properties[f"{SECTION}.backend"]["markdownDeprecationMessage"]  # renamed: struck through
     proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "sync-vscode-settings.py"), "--check"],

@@ -87,3 +87,12 @@ def test_verified_is_the_plain_servers_greedy_rewrite(engines):
     drafted, accepted = (a - b for a, b in zip(spec.wire.draft_counters(), before))
     assert accepted > total / 2 and drafted >= accepted
     assert plain.wire.draft_counters() in (None, (0, 0))
+
+
+def test_the_chat_inference_edits_on_vllm_s_chat_route(servers):
+    """The chat inference (engine/remote/chat.py) on the plain server's /v1/chat/completions: the model it lists,
+    its chat template, the answer streamed and stopped at its block's end; no tokenizer on this side."""
+    from copy_as_decode.engine.remote.chat import ChatEngine
+    doc = "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
+    r = ChatEngine(servers[1].url).edit(doc, "Fix the bug in add.")
+    assert r.text == doc.replace("a - b", "a + b") and r.stats.stop in ("fence", "eos")

@@ -33,7 +33,9 @@ OUT (JSON) holds
   corpora  per corpus: summary (per selector), buckets (the same per length bucket, for corpora that have
            them) and the full rows (with the edited text, the program and the sampled tokens); a summary's
            geomean_vs_full / geomean_vs_peer / geomean_vs_ngram is the geometric mean of per-case time ratios
-           against `full` / the llama-server row / the llama-ngram row on the same cases (above 1: faster)
+           against `full` / the llama-server row / the llama-ngram row on the same cases (above 1: faster); a
+           chat row's time_vs_local / time_vs_whole is the median of per-case time ratios against `auto` (the local
+           engine) / the llama-chat-whole row
   place    with --pick, per locate corpus and kind: where the edits landed (place_summary)
   peak_rss_mb  this process's peak resident memory (model, KV caches, every edit); the peer's server apart
   cost     per selector: least-squares slopes of wall time, and of wall time beyond prefill, in seconds per
@@ -63,12 +65,19 @@ from copy_as_decode.engine.selectors import OFFERED, edits_windows
 # what a user would select by hand: the function alone (`--alone`), or a file under SHORT_LINES lines whole.
 # prepared: `auto` after the window at the case's cursor was read ahead (engine/read_ahead.py), as an editor does
 # while the instruction is typed; its time runs from the instruction's arrival.
+# llama-chat: the chat inference (engine/remote/chat.py) on llama-server's /v1/chat/completions with the same
+# model's GGUF, started as a user would: each edit's windows, as `auto` takes them here; llama-chat-ngram: the same
+# on a server with its n-gram speculation; llama-chat-whole: the plain server asked to rewrite the whole file
+# (`full`); `--chat` adds the three.
 PREPARED = "prepared"
 SELECTORS = (*OFFERED, "grammar-cold", PREPARED, "prompt-lookup")
 RUNS_AS = {"grammar-cold": "grammar", PREPARED: "auto"}
 PEER = "llama-server"
 NGRAM = "llama-ngram"
-ROWS = SELECTORS + (PEER, NGRAM)
+CHAT, CHAT_NGRAM, CHAT_WHOLE = "llama-chat", "llama-chat-ngram", "llama-chat-whole"
+CHATS = (CHAT, CHAT_NGRAM, CHAT_WHOLE)
+ROWS = SELECTORS + (PEER, NGRAM, *CHATS)
+PEER_RUNS = {PEER: "full", NGRAM: "full", CHAT: "auto", CHAT_NGRAM: "auto", CHAT_WHOLE: "full"}  # the selector
 DEFAULT_CORPORA = ("humanevalfix-python", "humanevalfix-js")
 CODE = {"humanevalfix-python": "python", "humanevalfix-js": "javascript"}  # corpora whose cases name no language
 # The documented row of OUT["cases"], from the fuller per-corpus row.
@@ -129,6 +138,10 @@ def add_arguments(p) -> None:
                    help=f"also run llama-server with its n-gram speculation on the functions alone (the `{NGRAM}` row, "
                         f"with --alone on the locate corpora) and on files under {SHORT_LINES} lines: what a user who "
                         f"selects the function by hand gets")
+    p.add_argument("--chat", action="store_true",
+                   help=f"also run the chat inference on llama-server's chat route with the same model: each edit's "
+                        f"windows (`{CHAT}`), the same on a server with its n-gram speculation (`{CHAT_NGRAM}`), and "
+                        f"the plain server rewriting the whole file (`{CHAT_WHOLE}`)")
     p.add_argument("--lookup", type=int, default=10, help="prompt_lookup_num_tokens for the peer baseline")
     p.add_argument("--pick", action="store_true",
                    help="on the locate corpora, find the place first as an editor does (engine/locate.py): when it "
@@ -216,7 +229,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
     from copy_as_decode.core.deletions import deleted_lines, lines_lost
     from copy_as_decode.core.document import split_lines
     document, gold = user_file(case)
-    if selector in (PEER, NGRAM):  # the server's slot keeps only the prompt heads, as the engine's cache does
+    if selector in PEER_RUNS:  # the server's slot keeps only the prompt heads, as the engine's cache does
         with contextlib.suppress(IncompleteEdit):
             peers[selector].edit("x = 1\n", "warm up", "full", max_new_tokens=4)
     start = time.perf_counter()
@@ -233,7 +246,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
         if not row["complete"]:  # as for the engine's selectors, a cut-off rewrite changes nothing
             text = document
     else:
-        remote = selector in (PEER, NGRAM)
+        remote = selector in PEER_RUNS
         runs = peers[selector] if remote else engine
         if not remote:
             engine.restore_cache(None if selector == "grammar-cold" else warm)
@@ -247,7 +260,7 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
                 edits_windows(engine.selector_for(RUNS_AS.get(selector, selector), False, case.extra.get("at"))):
             lines, placed = _placed(engine, case, document, language)
         try:
-            r = runs.edit(document, case.instruction, "full" if remote else RUNS_AS.get(selector, selector),
+            r = runs.edit(document, case.instruction, PEER_RUNS[selector] if remote else RUNS_AS.get(selector, selector),
                           max_new_tokens=args.max_new_tokens, language=language, at=case.extra.get("at"), lines=lines)
             text, s, extra = r.text, r.stats, {"tokens": r.tokens or None, "program": r.program}
         except IncompleteEdit as e:  # the edit changed nothing: the file stays as it was
@@ -264,9 +277,10 @@ def run_case(engine, case, selector, args, warm, peers=None) -> dict:
             row.update(prepare_s=ahead.get("seconds"), read_ahead=ahead.get("tokens", 0) / s.prompt_tokens
                        if s.prepared else 0.0)
     seconds = time.perf_counter() - start
-    if args.second_edit and selector not in ("prompt-lookup", PEER, NGRAM) and s is not None:
+    own = selector != "prompt-lookup" and selector not in PEER_RUNS  # run by the engine measured
+    if args.second_edit and own and s is not None:
         row["again_prefilled"], row["again_prefill_s"] = second_edit(engine, document, s.selector)
-    if args.refine and selector not in ("prompt-lookup", PEER, NGRAM) and row["complete"] and text != document:
+    if args.refine and own and row["complete"] and text != document:
         row.update(refine(engine, text, RUNS_AS.get(selector, selector), args, warm, language, row["windows"]))
     row.setdefault("ran", selector)  # what `auto` picked
     row.setdefault("prefilled", None)
@@ -384,6 +398,10 @@ def summarize(rows: list[dict]) -> dict:
                                (NGRAM, ngram, "geomean_vs_ngram")):  # on the same cases
             if ref and sel != base and all(r["id"] in ref for r in rs):
                 s[key] = statistics.geometric_mean(ref[r["id"]]["seconds"] / r["seconds"] for r in rs)
+        for base, key in (("auto", "time_vs_local"), (CHAT_WHOLE, "time_vs_whole")):  # a chat row against them
+            ref = {r["id"]: r for r in rows if r["selector"] == base}
+            if sel in CHATS and sel != base and ref and all(r["id"] in ref for r in rs):
+                s[key] = statistics.median(r["seconds"] / ref[r["id"]]["seconds"] for r in rs)
         if full:
             s["speedup"] = sum(full[r["id"]]["seconds"] for r in rs) / s["seconds"]
             s["median_speedup"] = statistics.median(full[r["id"]]["seconds"] / r["seconds"] for r in rs)
@@ -620,6 +638,7 @@ def print_tables(report: dict) -> None:
                       f"{k['median_locate_s']:>8.1f} {num(k['median_first_token_s'], '.2f'):>7} "
                       f"{num(k['median_first_line_s'], '.2f'):>6} {num(k['median_line_vs_token'], '.2f'):>10} "
                       f"{num(k['max_line_vs_token'], '.2f'):>5}")
+    print_chat(report)
     if report.get("alone"):
         print(f"\n{'embedded vs alone':<24} {'selector':<14} {'bucket':>6} {'cases':>5} {'median x':>8} {'max x':>6} "
               f"{'tests':>5} {'alone':>5} {'lines lost':>10}")
@@ -627,6 +646,24 @@ def print_tables(report: dict) -> None:
             for b, a in by.items():
                 print(f"{'':<24} {sel:<14} {b:>6} {a['cases']:>5} {a['median_ratio']:>8.2f} {a['max_ratio']:>6.2f} "
                       f"{a['passed']:>5} {a['passed_alone']:>5} {a['lines_lost']:>10}")
+
+
+def print_chat(report: dict) -> None:
+    """With --chat, a Markdown table of the local engine (`auto`) and the chat rows: median seconds, exact, lines
+    lost, changed lines outside the target (locate corpora), windowed edits that took the whole file, and time
+    against the local engine and the whole-file rewrite (medians of per-case ratios)."""
+    from copy_as_decode.bench.columns import print_markdown
+    rows = [(label, sel, s) for label, summary in groups(report) if any(c in summary for c in CHATS)
+            for sel, s in summary.items() if sel in ("auto", *CHATS)]
+    if not rows:
+        return
+    print()
+    print_markdown(["corpus", "row", "cases", "median s", "exact", "lines lost", "unasked", "whole file",
+                    "time vs local", "whole file's time vs it"],
+                   ([label, sel, s["cases"], f"{s['median_s']:.1f}", s["exact"], s["lines_lost"], s["unasked"],
+                     "-" if sel == CHAT_WHOLE else sum(s["whole_file"].values()),
+                     f"{s['time_vs_local']:.2f}x" if "time_vs_local" in s else "-",
+                     f"{1 / s['time_vs_whole']:.1f}x" if "time_vs_whole" in s else "-"] for label, sel, s in rows))
 
 
 def run(args) -> int:
@@ -654,7 +691,8 @@ def run(args) -> int:
         args.selectors = [s for s in args.selectors if s != "prompt-lookup"]
     with contextlib.ExitStack() as stack:
         peers = {**({PEER: _peer(args, engine, stack)} if args.peer else {}),
-                 **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {})}
+                 **({NGRAM: _peer(args, engine, stack, ngram=True)} if args.peer_ngram else {}),
+                 **(_chats(args, engine, stack) if args.chat else {})}
         report = measure(args, engine, peers, corpora, beside)
     report["cases"] = [{**{k: r.get(v) for k, v in PUBLIC.items()}, **r.get("metrics", {})}
                        for c in report["corpora"].values() for r in c["cases"]]
@@ -697,7 +735,7 @@ def measure(args, engine, peers, corpora, beside=None) -> dict:
         rows = []
         for case in tqdm(cases, desc=corpus, file=sys.stderr):
             short = corpus == ALONE or case.before.count("\n") < SHORT_LINES
-            selectors = list(args.selectors) + [p for p in peers if p == PEER or short]
+            selectors = list(args.selectors) + [p for p in peers if p != NGRAM or short]
             rows += [run_case(engine, case, sel, args, warm, peers) for sel in selectors]
             if case.id in (beside or {}):
                 alone_rows += [run_case(engine, beside[case.id], sel, args, warm, peers) for sel in alone_selectors]
@@ -716,20 +754,32 @@ def _summarized(rows: list[dict]) -> dict:
             "cases": rows}
 
 
-def _peer(args, engine, stack, ngram: bool = False):
-    """A RemoteEngine on a llama-server started as a user would: the same model's GGUF, all cores, its default
-    options (no speculation, its own weight repacking; with `ngram`, its n-gram speculation at its default
-    sizes), the model's whole context, the same prompt layout."""
+def _server(args, engine, stack, ngram: bool = False):
+    """A llama-server started as a user would: the same model's GGUF, all cores, its default options (no
+    speculation, its own weight repacking; with `ngram`, its n-gram speculation at its default sizes), the
+    model's whole context."""
     import os
 
     from copy_as_decode.bench.llama_server import LlamaServer, default_server_binary
     from copy_as_decode.engine.backends import models
-    from copy_as_decode.engine.remote.client import RemoteEngine
-    gguf = models.gguf_file(args.model)
-    server = LlamaServer(default_server_binary(), gguf, ctx=engine.context, threads=os.cpu_count(),
-                         speculative=False, batch_invariant=False,
+    server = LlamaServer(default_server_binary(), models.gguf_file(args.model), ctx=engine.context,
+                         threads=os.cpu_count(), speculative=False, batch_invariant=False,
                          extra=["--spec-type", "ngram-simple"] if ngram else [])
-    stack.enter_context(server)  # stopped when the run ends, whichever way
+    return stack.enter_context(server)  # stopped when the run ends, whichever way
+
+
+def _chats(args, engine, stack) -> dict:
+    """The chat rows' engines: the plain server's for `llama-chat` and `llama-chat-whole`, the n-gram server's."""
+    from copy_as_decode.engine.remote.chat import ChatEngine
+    plain = ChatEngine(_server(args, engine, stack).url, timeout=args.request_timeout)
+    return {CHAT: plain, CHAT_NGRAM: ChatEngine(_server(args, engine, stack, ngram=True).url,
+                                                timeout=args.request_timeout), CHAT_WHOLE: plain}
+
+
+def _peer(args, engine, stack, ngram: bool = False):
+    """A RemoteEngine on _server(), with the same prompt layout."""
+    from copy_as_decode.engine.remote.client import RemoteEngine
+    server = _server(args, engine, stack, ngram)
     peer = RemoteEngine(server.url, args.model, timeout=args.request_timeout)  # its own Hugging Face tokenizer:
     # llama.cpp's is not one; a whole-file rewrite of a long file takes minutes
     peer.layout = engine.layout

@@ -17,8 +17,10 @@ DEFAULT_SELECTOR = AUTO
 # finished edit that drops a run of lines or a statement unasked, anywhere in the document (core/deletions.py).
 # UNPARSED: a finished edit whose result has parse errors its original had not (core/syntax_check.py). Both
 # carry the refused result (IncompleteEdit.text), which editors offer for review and never apply unreviewed.
+# PROSE: a chat model's answer that holds no code (engine/remote/chat.py). OUTSIDE: a window's rewrite that holds
+# the lines around its window, a rewrite of more than the window (core/outside_window.py); never offered.
 EOS, FENCE, CAP, CANCELLED, CONTEXT, PARTIAL = "eos", "fence", "cap", "cancelled", "context", "partial"
-SKIPPED, UNPARSED = "skipped", "unparsed"
+SKIPPED, UNPARSED, PROSE, OUTSIDE = "skipped", "unparsed", "prose", "outside"
 REVIEWABLE = (SKIPPED, UNPARSED)
 NORMAL_STOPS = (EOS, FENCE)
 

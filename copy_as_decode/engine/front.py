@@ -3,11 +3,12 @@ context check, timing and stop reasons. An engine supplies only the decodes.
 
 An edit either finishes (stop reason `eos` or `fence`) and returns the edited document, or raises and
 changes nothing: a decode cut off by its budget or the context is never resolved into deletions. A finished
-result passes two checks here (`checked`), whatever selector made it and whichever door asked (the command
-line, the worker and so the language server, an apply's parts the model places), before anything is written:
-it parses where the document did (core/syntax_check.py; else stop `unparsed`), and it drops no run of lines
-nor any statement the instruction did not ask to delete, in the file nor in any window a windowed edit rewrote
-(core/deletions.py; else stop `skipped`); both carry the refused text for review.
+result passes these checks here (`checked`), whatever selector and engine made it and whichever door asked (the
+command line, the worker and so the language server, an apply's parts the model places), before anything is
+written: no window's rewrite holds the lines around its window (core/outside_window.py; else stop `outside`); it
+parses where the document did (core/syntax_check.py; else stop `unparsed`), and it drops no run of lines nor any
+statement the instruction did not ask to delete, in the file nor in any window a windowed edit rewrote
+(core/deletions.py; else stop `skipped`); those two carry the refused text for review.
 """
 import threading
 import time
@@ -15,10 +16,21 @@ from dataclasses import replace
 
 from copy_as_decode.core import contract
 from copy_as_decode.core.budget import Budget, output_budget, program_bound, rewrite_bound
-from copy_as_decode.core.contract import CAP, CONTEXT, NORMAL_STOPS, PARTIAL, SKIPPED, UNPARSED, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import (
+    CAP,
+    CONTEXT,
+    NORMAL_STOPS,
+    OUTSIDE,
+    PARTIAL,
+    SKIPPED,
+    UNPARSED,
+    Hooks,
+    IncompleteEdit,
+)
 from copy_as_decode.core.deletions import deleted_lines, unasked
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import outline
+from copy_as_decode.core.outside_window import repeated
 from copy_as_decode.core.program import Item, format_item, format_program
 from copy_as_decode.core.resolver import resolve
 from copy_as_decode.core.syntax_check import new_errors
@@ -168,6 +180,14 @@ class EditFront:
         self.said = None
         return self._choose(ids, options, hooks)
 
+    def choose_place(self, instruction: str, candidates: str, options: list[str],
+                     hooks: Hooks) -> tuple[str, float] | None:
+        """choose() after the prompt of a choice of the place an instruction is about, among `candidates` (their
+        names and first lines: core/windows.py choice_text)."""
+        with self.tok_lock:
+            ids = prompt.choice_prompt(self.tok, instruction, candidates)
+        return self.choose(ids, options, hooks)
+
     # the engine's part
 
     def _decode_program(self, plan: DecodePlan) -> tuple[list[Item], Stats]:
@@ -186,11 +206,18 @@ class EditFront:
 
 
 def checked(request: EditRequest, result: EditResult, offered: bool) -> None:
-    """Raise IncompleteEdit (the result for review) when a finished result may not be written: a window of a
-    windowed edit that drops lines unasked, each window counted as a file of its own (its head, its tail); a
-    result with parse errors the document did not have; a result that drops lines or statements unasked. A
-    given program fed (`offered` False) is the caller's, not the model's: no deletion is refused there."""
+    """Raise IncompleteEdit when a finished result may not be written: a window's rewrite that holds the lines
+    around its window (nothing to review: the model rewrote more than it was given); a window of a windowed edit
+    that drops lines unasked, each window counted as a file of its own (its head, its tail); a result with parse
+    errors the document did not have; a result that drops lines or statements unasked (these three with the
+    result for review). A given program fed (`offered` False) is the caller's, not the model's: only its parse
+    is checked."""
     language = request.language or outline(request.document)[0]
+    lines = split_lines(request.lf) if result.rewrites else []
+    if offered and (outside := [f"the rewrite of lines {at + 1}-{at + len(split_lines(old))} repeats {where}"
+                                for at, old, new in result.rewrites if (where := repeated(lines, at, old, new))]):
+        raise IncompleteEdit(OUTSIDE, result.stats.budget, result.stats, "; ".join(outside) + ": the model "
+                             "rewrote more than its window")
     if offered and (dropped := [d.describe(at, "window") for at, old, new in result.rewrites
                                 for d in unasked(old, new, request.instruction)]):
         raise IncompleteEdit(SKIPPED, result.stats.budget, result.stats, "the model's rewrite deletes "

@@ -1,5 +1,6 @@
-"""The edit engine the options choose (engine/options.py): the local one (engine/local.py) or one over HTTP
-(engine/remote/client.py), which expose the same `edit()`; the worker, the CLI and the benchmarks take either."""
+"""The edit engine the options choose (engine/options.py): the local one (engine/local.py), one over an inference
+server's completion routes (engine/remote/client.py) or one over a chat API (engine/remote/chat.py), which expose
+the same `edit()`; the worker, the CLI and the benchmarks take any of them."""
 import os
 
 from copy_as_decode.engine.options import DEFAULT_MODEL, INFERENCE, OPTIONS, RENAMED
@@ -11,6 +12,7 @@ def make_engine(args):
 
     With `--inference remote`, `--model` names the local tokenizer the prompts are built with (a built-in,
     a .gguf file or an HF id/directory); it must tokenize like the served model, which is checked at start-up.
+    With `--inference chat` no tokenizer is loaded: `--served-model` (or the one model the server lists) answers.
     """
     for old, new in RENAMED.items():
         if old.isupper() and old in os.environ:
@@ -24,7 +26,12 @@ def make_engine(args):
     if inference == "remote":
         from copy_as_decode.engine.remote.client import RemoteEngine
         engine = RemoteEngine(given.get("endpoint"), model,
-                              **_given(given, api="api", timeout="request_timeout", verify_tokenizer="tokenizer_check"))
+                              **_given(given, api="api", timeout="request_timeout", verify_tokenizer="tokenizer_check",
+                                       served_model="served_model"))
+    elif inference == "chat":
+        from copy_as_decode.engine.remote.chat import ChatEngine
+        engine = ChatEngine(given.get("endpoint"), given.get("served_model"),
+                            **_given(given, timeout="request_timeout", stream="stream"))
     else:
         from copy_as_decode.engine.local import LocalEngine
         engine = LocalEngine(model, **_given(given, device="device", dtype="dtype", threads="threads",

@@ -20,9 +20,12 @@ DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 QUANTS = ("auto", "gguf", "none")
 PROMPT_CACHE_MB = 1024   # the torch engine's KV caches of recent prompts
 REQUEST_TIMEOUT = 300.0  # seconds an inference server may take for one completion request
-INFERENCE = ("local", "remote")  # where the model runs: in this process, or on the inference server at --endpoint
+# where the model runs: in this process; on the inference server at --endpoint, sent token ids
+# (engine/remote/client.py); or behind the OpenAI-compatible chat API at --endpoint, sent text (engine/remote/chat.py)
+INFERENCE = ("local", "remote", "chat")
 INFERENCE_ENV = "COPY_AS_DECODE_INFERENCE"
 ENDPOINT_ENV = "COPY_AS_DECODE_ENDPOINT"
+SERVED_MODEL_ENV = "COPY_AS_DECODE_SERVED_MODEL"
 
 # Who offers an option, from the fewest commands to the most: EDIT, every command that runs the engine (`edit`,
 # `apply`, `worker`, the benchmarks); WORKER, the worker and the benchmarks; RESEARCH, the benchmarks only, which
@@ -87,16 +90,25 @@ OPTIONS = (
     Option("--device", "cpu or cuda (default: cuda when present)", setting="device"),
     Option("--dtype", "float32 or bfloat16 (default: float32 on CPU, bfloat16 on CUDA)", setting="dtype"),
     Option("--threads", "CPU threads (default: torch's, all cores)", type=int),
-    Option("--inference", "where the model runs: local, here; remote, on the inference server at --endpoint "
-                          f"(default: ${INFERENCE_ENV} or local)",
+    Option("--inference", "where the model runs: local, here; remote, on the inference server at --endpoint; "
+                          "chat, the model an OpenAI-compatible chat API at --endpoint serves (Ollama, LM Studio, "
+                          f"llama-server, vLLM, a hosted API) (default: ${INFERENCE_ENV} or local)",
            "local", choices=INFERENCE, env=INFERENCE_ENV, setting="inference"),
     Option("--endpoint", "remote: the server's base URL, e.g. http://127.0.0.1:8080 (llama-server, vLLM, SGLang); "
+                         "chat: the API's base URL, e.g. http://localhost:11434/v1; "
                          f"API key from $COPY_AS_DECODE_API_KEY (default: ${ENDPOINT_ENV})",
            env=ENDPOINT_ENV, setting="endpoint"),
+    Option("--served-model", "remote and chat: the model name the server is asked for, e.g. qwen2.5-coder:7b "
+                             f"(default: ${SERVED_MODEL_ENV}, else the one model the server lists)",
+           env=SERVED_MODEL_ENV, setting="servedModel"),
     Option("--api", "remote: wire format, llama.cpp native /completion or OpenAI /v1/completions (default: auto)",
            "auto", choices=APIS, setting="api"),
-    Option("--request-timeout", f"remote: seconds to wait for one completion request (default {REQUEST_TIMEOUT:g})",
+    Option("--request-timeout", f"remote and chat: seconds to wait for one completion request, or for the next "
+                                f"piece of a streamed answer (default {REQUEST_TIMEOUT:g})",
            REQUEST_TIMEOUT, type=float),
+    Option("--no-stream", "chat: ask for the whole answer at once instead of streaming it (for a proxy that holds "
+                          "server-sent events back); no progress, and a cancel waits for the answer",
+           True, offered=WORKER, store_false=True),
     Option("--no-tokenizer-check", "remote: do not compare the server's tokenizer with the local one (for servers "
                                    "without /tokenize; prompts are token ids, so a different tokenizer gives garbage)",
            True, offered=WORKER, store_false=True),

@@ -39,14 +39,16 @@ class Settings:
     review: str = "large"  # which edits go to review, in clients that can show one
     review_lines: int = 20  # "large": more changed lines than this
     # Where the model runs (engine/options.py); empty: the worker's default ($COPY_AS_DECODE_INFERENCE, else local).
-    # With "remote" the edits decode on the inference server at `endpoint` and `model` names the local tokenizer.
+    # With "remote" the edits decode on the inference server at `endpoint` and `model` names the local tokenizer;
+    # with "chat" the model `served_model` names answers at the chat API `endpoint`.
     inference: str = ""
     endpoint: str = ""  # the remote engine's base URL; empty: the worker's default ($COPY_AS_DECODE_ENDPOINT)
+    served_model: str = ""  # the model the server is asked for; empty: the worker's default (the one it lists)
     api: str = ""  # the remote engine's wire format; empty: the worker's default (auto)
 
     def command(self) -> list[str]:
         """The worker's command line: the program, then --model (never empty) and --quant, --device, --dtype,
-        --inference, --endpoint, --api when set."""
+        --inference, --endpoint, --served-model, --api when set."""
         program = list(self.worker_command) or [sys.executable, "-m", "copy_as_decode.cli", "worker"]
         for name, option in ENGINE.items():
             if getattr(self, name):

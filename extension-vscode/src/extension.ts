@@ -61,6 +61,7 @@ function serverSettings(): Record<string, unknown> {
     reviewLines: cfg.get<number>('reviewLines'),
     inference: cfg.get<string>('inference'),
     endpoint: cfg.get<string>('endpoint'),
+    servedModel: cfg.get<string>('servedModel'),
     api: cfg.get<string>('api'),
   };
 }
@@ -90,8 +91,11 @@ function serverCommand(): string[] {
 
 function updateStatus(): void {
   const settings = serverSettings();
+  const endpoint = settings.endpoint || '$COPY_AS_DECODE_ENDPOINT';
   const engine = settings.inference === 'remote'
-    ? `remote \`${settings.endpoint || '$COPY_AS_DECODE_ENDPOINT'}\`, tokenizer \`${settings.model}\``
+    ? `remote \`${endpoint}\`, tokenizer \`${settings.model}\``
+    : settings.inference === 'chat'
+    ? `chat \`${endpoint}\`, model \`${settings.servedModel || 'the one it serves'}\``
     : `model \`${settings.model}\`, quant \`${settings.quant || 'auto'}\`, device \`${settings.device || 'auto'}\`, ` +
       `dtype \`${settings.dtype || 'auto'}\``;
   const tip = new vscode.MarkdownString(

@@ -98,10 +98,15 @@ def rewrite_finished(text: str, fence: str, document: str) -> bool:
     sequence inside it, ends with the document's last non-blank line. Small models answer a long file's edit
     with the edited function or sentence alone, some of them closing the block after it."""
     body = fenced_text(text, fence)
+    return covers(body, body != text, document)
+
+
+def covers(body: str, closed: bool, document: str) -> bool:
+    """rewrite_finished for a rewrite's text already out of its block (`closed`: the block was closed)."""
     out, doc = ([line.rstrip() for line in t.split("\n") if line.strip()] for t in (body, document))
     if not doc:  # nothing to lose: a new file's first text
         return True
-    return 2 * len(out) >= len(doc) and (body != text or out[-1:] == doc[-1:])
+    return 2 * len(out) >= len(doc) and (closed or out[-1:] == doc[-1:])
 
 
 def fenced_text(text: str, fence: str) -> str:

@@ -1,48 +1,28 @@
-"""The wire to an inference engine: completion requests over the standard library's HTTP client, with retries
-and one-line errors. What a request says and what its answer means is the server's dialect (engine/remote/dialects.py),
-chosen once, from `--api` and what `/v1/models` says the server is.
+"""The wire to an inference engine: completion requests over engine/remote/transport.py's HTTP, with its retries
+and one-line errors. What a request says and what its answer means is the server's dialect
+(engine/remote/dialects.py), chosen once, from `--api` and what `/v1/models` says the server is.
 
 Every request is a pure function of its body (greedy decoding), so a failed or timed-out one is repeated as
 it was; what a completion means for an edit is engine/remote/client.py's business.
 """
 import http.client
-import json
-import os
-import random
-import socket
 import time
-import urllib.error
 import urllib.request
 
-from copy_as_decode.core.contract import ContextError, EditError
 from copy_as_decode.engine.options import REQUEST_TIMEOUT
 from copy_as_decode.engine.remote.dialects import APIS, Completion, choose
-
-API_KEY_ENV = "COPY_AS_DECODE_API_KEY"
-RETRY_STATUS = (429, 502, 503, 504)
-
-
-class RemoteError(EditError, RuntimeError):
-    """The inference engine failed or answered something unusable; the message says what and where."""
-
-
-class EngineUnreachable(RemoteError):
-    pass
+from copy_as_decode.engine.remote.transport import (  # noqa: F401  (the errors, importable from here too)
+    API_KEY_ENV,
+    EngineTimeout,
+    EngineUnreachable,
+    GrammarRefused,
+    Http,
+    ModelMismatch,
+    RemoteError,
+)
 
 
-class EngineTimeout(RemoteError):
-    pass
-
-
-class ModelMismatch(RemoteError):
-    """The engine's tokenizer differs from the local one the prompts are built with."""
-
-
-class GrammarRefused(RemoteError):
-    """The engine rejected the program grammar, or produced text the grammar does not allow."""
-
-
-class Wire:
+class Wire(Http):
     """The completion endpoint of one engine, spoken to in its dialect. The API key defaults to
     $COPY_AS_DECODE_API_KEY; `model`: the name to send when the server lists none; `eog`: end-of-generation ids,
     left out of the returned tokens."""
@@ -53,9 +33,9 @@ class Wire:
         if api not in APIS:
             raise ValueError(f"api must be one of {', '.join(APIS)}")
         base = endpoint.rstrip("/")
-        self.base = base[:-3] if base.endswith("/v1") else base
-        self.api_key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
-        self.timeout, self.retries, self.eog = timeout, retries, set(eog)
+        super().__init__(base[:-3] if base.endswith("/v1") else base, api_key=api_key, timeout=timeout,
+                         retries=retries)
+        self.eog = set(eog)
         info = self._models()
         self.served_model = served_model or info.get("id") or model
         self.dialect = choose(api, str(info.get("owned_by") or ""), self.served_model, grammar_param)
@@ -115,64 +95,3 @@ class Wire:
         r = self.request("GET", "/v1/models")
         data = r.get("data") or [{}]
         return data[0] if isinstance(data, list) and data else {}
-
-    def _headers(self) -> dict:
-        h = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self.api_key:
-            h["Authorization"] = f"Bearer {self.api_key}"
-        return h
-
-    def request(self, method: str, path: str, body: dict | None = None):
-        """One HTTP call, repeated on connection failures, time-outs and RETRY_STATUS with exponential back-off."""
-        url = self.base + path
-        data = json.dumps(body).encode() if body is not None else None
-        last: Exception | None = None
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(min(0.5 * 2 ** (attempt - 1), 8.0) * (1 + random.random() / 4))
-            req = urllib.request.Request(url, data=data, method=method, headers=self._headers())
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    return json.loads(resp.read() or b"{}")
-            except urllib.error.HTTPError as e:
-                detail = _error_message(e)
-                if e.code in RETRY_STATUS:
-                    last = RemoteError(f"{url}: HTTP {e.code}: {detail}")
-                    continue
-                raise _classify(url, e.code, detail) from None
-            except TimeoutError as e:
-                last = EngineTimeout(f"{url}: no answer within {self.timeout:g} s ({e or 'timed out'}); "
-                                     f"raise the time-out or check the engine's load")
-            except urllib.error.URLError as e:
-                if isinstance(e.reason, (TimeoutError, socket.timeout)):
-                    last = EngineTimeout(f"{url}: no answer within {self.timeout:g} s")
-                else:
-                    last = EngineUnreachable(f"cannot reach the inference engine at {self.base}: {e.reason}")
-            except (ConnectionError, http.client.HTTPException) as e:
-                last = EngineUnreachable(f"connection to {self.base} failed: {type(e).__name__}: {e}")
-            except json.JSONDecodeError as e:
-                raise RemoteError(f"{url}: the answer is not JSON ({e})") from None
-        raise last
-
-
-def _error_message(e: urllib.error.HTTPError) -> str:
-    try:
-        raw = e.read().decode("utf-8", "replace")
-    except Exception:
-        return str(e.reason)
-    try:
-        err = json.loads(raw).get("error", raw)
-        return err.get("message", str(err)) if isinstance(err, dict) else str(err)
-    except (ValueError, AttributeError):
-        return raw[:500]
-
-
-def _classify(url: str, code: int, detail: str) -> RemoteError:
-    low = detail.lower()
-    if code in (401, 403):
-        return RemoteError(f"{url}: HTTP {code}: {detail} (set ${API_KEY_ENV} to the engine's API key)")
-    if "grammar" in low or "ebnf" in low or "structured" in low or "guided" in low:
-        return GrammarRefused(f"{url}: the engine refused the program grammar: HTTP {code}: {detail}")
-    if "context" in low and ("exceed" in low or "length" in low or "size" in low):
-        return ContextError(f"{url}: {detail}")
-    return RemoteError(f"{url}: HTTP {code}: {detail}")

@@ -19,7 +19,8 @@ from copy_as_decode.engine.result import EditResult
 class Front(Protocol):
     """What a selector asks of the engine (engine/front.py EditFront implements it): a program's decode (the
     model's choice, or `forced` items fed), a rewrite's (drafted from the document or not), a constrained choice
-    among `options` (None where the engine cannot constrain one), and the tokenizer with its lock."""
+    of the place an instruction is about among `options` (None where the engine cannot constrain one), and the
+    tokenizer with its lock (None for an engine that sends text: engine/remote/chat.py)."""
     tok: Any
     tok_lock: AbstractContextManager
 
@@ -27,7 +28,8 @@ class Front(Protocol):
 
     def rewrite(self, request: EditRequest, draft: bool) -> EditResult: ...
 
-    def choose(self, ids: list[int], options: list[str], hooks: Hooks) -> tuple[str, float] | None: ...
+    def choose_place(self, instruction: str, candidates: str, options: list[str],
+                     hooks: Hooks) -> tuple[str, float] | None: ...
 
 
 Run = Callable[[Front, EditRequest], EditResult]  # a selector's edit of a request

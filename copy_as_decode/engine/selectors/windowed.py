@@ -229,9 +229,8 @@ def _model_choice(front: Front, plan, lines: list[str], instruction: str, hooks:
 def model_choice(front: Front, candidates: list, lines: list[str], instruction: str, hooks: Hooks):
     """(the candidate symbol the model chooses, the probability it gave it), or None where the engine cannot
     constrain a choice."""
-    with front.tok_lock:
-        ids = prompt.choice_prompt(front.tok, instruction, windows.choice_text(candidates, lines))
-    picked = front.choose(ids, [s.qualname for s in candidates], _Labelled(hooks, "choosing where to edit"))
+    picked = front.choose_place(instruction, windows.choice_text(candidates, lines), [s.qualname for s in candidates],
+                                _Labelled(hooks, "choosing where to edit"))
     if picked is None:
         return None
     name, p = picked

@@ -23,8 +23,8 @@ M.config = {
   -- Command line of the server; nil: `copy-as-decode serve` on PATH, else `python3 -m copy_as_decode.cli serve`.
   cmd = nil,
   -- The `copyAsDecode` settings: model, selector, quant, device, dtype, maxNewTokens, timeout, review,
-  -- reviewLines, workerCommand; inference ("local" | "remote"), endpoint (the inference server's URL), api
-  -- (nvim/README.md).
+  -- reviewLines, workerCommand; inference ("local" | "remote" | "chat"), endpoint (the inference server's or the
+  -- chat API's URL), servedModel (the model the server is asked for), api (nvim/README.md).
   settings = {},
   -- nil: every buffer that holds a file.
   filetypes = nil,
