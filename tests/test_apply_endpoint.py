@@ -19,7 +19,8 @@ from copy_as_decode.core.block_merge import MergeError
 from copy_as_decode.core.contract import IncompleteEdit
 from copy_as_decode.engine.apply import apply
 from copy_as_decode.engine.request import EditRequest
-from copy_as_decode.server.apply_endpoint import MODEL_ID, STATUS_HEADER, ApplyServer, Merger
+from copy_as_decode.server import apply_endpoint
+from copy_as_decode.server.apply_endpoint import LANGUAGE_HEADER, MODEL_ID, STATUS_HEADER, ApplyServer, Merger
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMIT = 64 << 10  # the test server's request limit, so a too-large request stays small
@@ -182,6 +183,79 @@ def test_a_block_that_needs_the_model_is_refused_without_one(client):
     with pytest.raises(openai.UnprocessableEntityError) as e:
         client.chat.completions.create(model="m", messages=morph(FILE, block))
     assert e.value.body["code"] == "model_disabled" and "--no-model" in e.value.body["message"]
+
+
+GO = """package shapes
+
+import (
+\t"fmt"
+\t"math"
+)
+
+type Circle struct {
+\tR float64
+}
+
+func (c Circle) Area() float64 {
+\treturn math.Pi * c.R * c.R
+}
+
+func (c Circle) String() string {
+\treturn fmt.Sprintf("circle(%g)", c.R)
+}
+"""
+GO_UPDATE = """func (c Circle) Area() float64 {
+\tif c.R < 0 {
+\t\treturn 0
+\t}
+\treturn math.Pi * c.R * c.R
+}
+"""
+
+
+def test_a_file_of_any_language_is_merged_as_that_language_without_a_name(client):
+    """No file name comes with Morph's format: the language is the one whose grammar reads the file best."""
+    response = client.chat.completions.with_raw_response.create(model="m", messages=morph(GO, GO_UPDATE))
+    assert response.parse().choices[0].message.content == GO.replace(
+        "\treturn math.Pi", "\tif c.R < 0 {\n\t\treturn 0\n\t}\n\treturn math.Pi")
+    assert response.headers[LANGUAGE_HEADER] == "go"
+
+
+def test_a_language_or_path_field_and_the_fence_name_the_language(client):
+    fenced = "```go\n" + GO_UPDATE + "```\n"
+    for extra, update in (({"language": "go"}, GO_UPDATE), ({"path": "pkg/shapes.go"}, GO_UPDATE), ({}, fenced)):
+        response = client.chat.completions.with_raw_response.create(model="m", messages=morph(GO, update),
+                                                                    extra_body=extra)
+        assert response.headers[LANGUAGE_HEADER] == "go" and "if c.R < 0" in response.parse().choices[0].message.content
+    with pytest.raises(openai.BadRequestError) as e:
+        client.chat.completions.create(model="m", messages=morph(GO, GO_UPDATE), extra_body={"language": "cobol"})
+    assert e.value.body["code"] == "invalid_language"
+
+
+def test_an_empty_file_takes_a_whole_update_and_refuses_one_with_markers(client):
+    """A new file (Kilo Code sends an empty <code>): the update is the file; markers there stand for nothing."""
+    answer = client.chat.completions.create(model="m", messages=morph("", GO))
+    assert answer.choices[0].message.content == GO
+    with pytest.raises(openai.UnprocessableEntityError) as e:
+        client.chat.completions.create(model="m", messages=morph("", "// ... existing code ...\n" + GO_UPDATE))
+    assert e.value.body["code"] == "merge_refused" and "empty" in e.value.body["message"]
+
+
+def test_a_stalled_body_is_a_408_and_a_vanished_client_no_traceback(server, monkeypatch, capfd):
+    monkeypatch.setattr(apply_endpoint, "BODY_TIMEOUT_S", 0.5)
+    host, port = server.server_address[:2]
+    with socket.create_connection((host, port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mod")
+        answer = b""
+        while chunk := sock.recv(65536):  # the server closes the connection after its answer
+            answer += chunk
+        answer = answer.decode()
+    assert answer.startswith("HTTP/1.1 408") and "request_timeout" in answer and "Connection: close" in answer
+    with socket.create_connection((host, port), timeout=10) as sock:  # it sends half a body and goes
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mod")
+    response, data, _ = raw(server, "GET", "/v1/models")  # the server goes on
+    assert response.status == 200
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_an_update_already_in_the_file_answers_the_file_unchanged(client):

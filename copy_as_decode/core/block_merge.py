@@ -56,6 +56,7 @@ class Merge:
     placed: list[str] = field(default_factory=list)    # what went where, in words
     pending: list[Pending] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)      # names of the file's definitions it replaced or changed in
+    last: str | None = None         # the qualname of the last of the file's definitions it replaced or changed in
 
 
 @dataclass
@@ -86,11 +87,13 @@ _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\
 
 
 def merge(document: str, block: str, language: str | None = None,
-          hints: Sequence[tuple[str, str]] = ()) -> Merge:
+          hints: Sequence[tuple[str, str]] = (), beside: str | None = None) -> Merge:
     """The file with the block's parts placed (see the module's docstring); both texts with "\n" line endings
     (engine/request.py reads a file's endings, and gives the result them back). `hints`: where the answer's
     prose says a new definition goes, ("after" | "before", a name), read by core/chat_answer.py; a new
-    definition goes there when the file has one such name in its scope.
+    definition goes there when the file has one such name in its scope. `beside`: the qualname of the
+    definition the answer's block before this one changed; a new definition the block shows alone goes after
+    it (a helper shown below the function that calls it), when the prose says nothing.
 
     Raises MergeError when the block holds nothing to place. What the result must hold before it is written
     (the block's lines, nothing else changed, no marker, a file that still parses) engine/apply.py checks."""
@@ -99,15 +102,17 @@ def merge(document: str, block: str, language: str | None = None,
         raise MergeError("the code block holds no code, only lazy markers")
     read_as, file_symbols = outlined(document, language)
     language = read_as or language  # a file with no definitions reads as no language: the given one holds
-    merger = _Merger(split_lines(document), file_symbols, language, read, hints)
+    merger = _Merger(split_lines(document), file_symbols, language, read, hints, beside)
     merger.run()
-    return Merge(merger.apply(), language, merger.placed, merger.pending, merger.touched)
+    return Merge(merger.apply(), language, merger.placed, merger.pending, merger.touched, merger.last)
 
 
 class _Merger:
     def __init__(self, lines: list[str], symbols: list[Symbol], language: str | None, read: lazy_block.Block,
-                 hints: Sequence[tuple[str, str]] = ()):
+                 hints: Sequence[tuple[str, str]] = (), beside: str | None = None):
         self.lines, self.symbols, self.language, self.hints = lines, symbols, language, hints
+        self.beside = next((f for f in symbols if f.qualname == beside), None)
+        self.last: str | None = None
         self.markers = read.markers
         self.block = split_lines(read.text)
         self.block_indent = indent_of("".join(b for k, b in enumerate(self.block) if k not in self.markers))
@@ -188,8 +193,10 @@ class _Merger:
             elif target is not None and not inner:
                 self._replace_symbol(s, target)
                 self.touched.add(target.name)
+                self.last = target.qualname
             elif target is not None:
                 self.touched.add(target.name)
+                self.last = target.qualname
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
                 covered = {k for c in inside for k in range(*self._span(c))}
@@ -310,6 +317,10 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
+        elif self.beside is not None and self.beside.parent == container and not self._method_like(s):
+            p = self.beside
+            siblings = [g for g in self.symbols if g.parent == p.parent]
+            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, changed before it"
         elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols):
             classes = [f for f in self.symbols if f.kind == "class"]
             if len(classes) == 1:  # the file's one class: at its end
@@ -373,20 +384,40 @@ class _Merger:
                      pins: list[tuple[bool, bool]] | None = None) -> None:
         """Runs of block lines outside any symbol: imports, assignments, anchored lines, or context."""
         region = (container.start - 1, container.end) if container is not None else (0, len(self.lines))
+        opened = None  # the file statement a context run before this one opens (`switch x {`), when found once
         for (a, b), pin in zip(runs, pins or [(False, False)] * len(runs)):
             text = self.dedented[a:b]
             if container is None and (key := _import_key(text[0], self.language)) is not None:
                 self._place_import(a, b, key)  # held or not by the file's own imports, not one in a function
-            elif self._holds(text, region):
-                continue
-            elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin):
+            elif held := self._holds(text, region):
+                opened = self._statement(held[-1] + len(text) - 1) if len(held) == 1 else None
+            elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
+                    opened and self._anchor(a, b, opened, None, *pin)):
                 self._defer(a, b, container, "its place in the file is not certain")
 
-    def _holds(self, text: list[str], region: tuple[int, int]) -> bool:
+    def _holds(self, text: list[str], region: tuple[int, int]) -> list[int]:
+        """Where (0-based file lines) the region holds the run's lines, stripped, in a row."""
         want = [line.strip() for line in text]
         have = [line.strip() for line in self.lines[region[0]:region[1]]]
         n = len(want)
-        return any(have[k:k + n] == want for k in range(len(have) - n + 1))
+        return [region[0] + k for k in range(len(have) - n + 1) if have[k:k + n] == want]
+
+    def _statement(self, k: int) -> tuple[int, int] | None:
+        """The lines [start, end) of the file's statement that opens on line k and goes on past it (a `switch`, a
+        `match`, an `if` chain; by its syntax tree, or in Python by indentation): where the runs of a block that
+        shows its first line, then a marker for the branches it keeps, belong. None when none opens there."""
+        from .parsers import parse
+        tree = parse("".join(self.lines), self.language)
+        if tree is None:
+            lead = len(_lead(self.lines[k]))
+            end = k + 1
+            while end < len(self.lines) and (not self.lines[end].strip() or len(_lead(self.lines[end])) > lead):
+                end += 1
+            return (k, end) if end > k + 1 else None
+        node = tree.root_node.descendant_for_point_range((k, len(_lead(self.lines[k]))), (k, len(self.lines[k]) - 1))
+        while node.parent is not None and node.parent.start_point[0] == k and node.parent.parent is not None:
+            node = node.parent
+        return (k, node.end_point[0] + 1) if node.end_point[0] > k else None
 
     def _place_import(self, a: int, b: int, key: str) -> None:
         """A run of import statements, each placed alone: one that imports a module the file imports once
@@ -450,7 +481,12 @@ class _Merger:
         every = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size]
         blocks = [m for m in every
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
-        if blocks:
+        ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
+        if len(run) > 2 and None not in ends and ends[0] < ends[1] and not (pin_start or pin_end):
+            # its first and last lines found once, in order: the run replaces what lies between them (a branch
+            # from its label to the next one's), whatever lines inside it the file has elsewhere
+            start, end, ref, at = lo + ends[0], lo + ends[1] + 1, a, lo + ends[0]
+        elif blocks:
             first, last = blocks[0], blocks[-1]
             # a bracket that closes the run's own new lines is theirs, though the file has one like it there
             while self.language in BRACED and first.size > 1 and _depth(run[:first.a]) > 0 \
@@ -498,6 +534,10 @@ class _Merger:
                 new = new + ["\n"]
         self._change(start, end, new,
                      f"replaced lines {start + 1}-{end}" if end > start else f"added lines at line {start + 1}")
+        if container is None and (around := [f for f in self.symbols if f.start - 1 <= start and end <= f.end]):
+            inner = min(around, key=lambda f: f.end - f.start)  # the definition a fragment's lines changed in
+            self.touched.add(inner.name)
+            self.last = inner.qualname
         return True
 
     def _like_edge(self, run: list[str], have: list[str]) -> int:
@@ -614,10 +654,18 @@ def _like_run(run: list[str], have: list[str]) -> int:
     alike); the rest of `run` is new."""
     n = solid = 0  # blank lines count only when a like line follows them
     while n < min(len(run), len(have)) and (not run[n] and not have[n] or run[n] and have[n] and difflib.SequenceMatcher(
-            None, run[n], have[n], autojunk=False).ratio() >= LIKE_RUN):
+            None, run[n], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[n], have[n])):
         n += 1
         solid = n if run[n - 1] else solid
     return solid
+
+
+_LABEL = re.compile(r"^(?:case|when)\b")  # a branch's label: `case 1:`, `when :a`
+
+
+def _other_label(line: str, other: str) -> bool:
+    """Two branch labels of different values: a new `case` beside the file's, never an edit of it."""
+    return bool(_LABEL.match(line)) and bool(_LABEL.match(other)) and line != other
 
 
 def _likest(line: str, have: list[str]) -> int | None:

@@ -21,6 +21,8 @@ from pathlib import PurePosixPath
 
 from .document import split_lines
 from .languages import LANGUAGES
+from .languages import named as named_language
+from .outline import outline
 
 CHANGE, OTHER, USAGE = "change", "other", "usage"
 
@@ -92,6 +94,17 @@ def language_of_path(path: str) -> str | None:
     return next((lang.name for lang in LANGUAGES if suffix in lang.suffixes), None)
 
 
+def language_of_answer(answer: str) -> str | None:
+    """The outlined language the answer's first fence names by its tag or its path (a shell fence names none:
+    it is run, not merged), or None."""
+    for b in _fences(answer):
+        for lang in (language_of_path(b.path) if b.path else None,
+                     language_of_tag(b.tag) if b.tag and b.tag.lower() not in _SHELL else None):
+            if named_language(lang) is not None:
+                return lang
+    return None
+
+
 def same_file(named: str, path: str | None) -> bool:
     """Whether a path an answer names is the file `path` (one ends with the other, component by component)."""
     if path is None:
@@ -110,8 +123,74 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
         return Answer([Block(answer)], fenced=False)
     own = {line.strip() for line in split_lines(document) if line.strip()}
     top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
-    blocks = [_judged(b, own, top, language, path) for b in fences]
+    defined = {s.name for s in outline(document, language)[1]} if language else set()
+    blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language)
+    for b in blocks:
+        if b.kind == CHANGE and _quoted(b, [c for c in blocks if c.kind == CHANGE and c is not b], own):
+            b.kind, b.why = USAGE, "a quote of the file's code as it is"
     return Answer(blocks, fenced=True)
+
+
+def _quoted(b: Block, others: list[Block], own: set[str]) -> bool:
+    """Whether a block quotes the file's lines that another block of the answer rewrites ("this line panics:"
+    above the fixed function): every line of it is the file's, and another block holds a line like each of
+    them but none of them as it is."""
+    from difflib import SequenceMatcher
+    lines = [x.strip() for x in split_lines(b.text) if x.strip()]
+    theirs = {x.strip() for c in others for x in split_lines(c.text) if x.strip()}
+    return bool(lines) and bool(others) and all(x in own and x not in theirs and any(
+        SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs) for x in lines)
+
+
+QUOTE_LIKE = 0.6  # the least difflib ratio of a quoted line to its rewrite
+
+
+def _needed(blocks: list[Block], language: str | None) -> list[Block]:
+    """The blocks, those read as usage examples that define a name a change uses and does not define itself
+    (an import block with `LOG = logging.getLogger(...)` beside the method that logs with LOG) made changes:
+    the change needs them."""
+    changes = "\n".join(b.text for b in blocks if b.kind == CHANGE)
+    free = set(_FREE.findall(changes)) - set(_ASSIGNED.findall(changes))
+    for b in blocks:
+        if b.kind == USAGE and b.why == _EXAMPLE and _definitions(b.text, language) & free:
+            b.kind, b.why = CHANGE, ""
+    return blocks
+
+
+_FREE = re.compile(r"(?<![\w$.>:])[A-Za-z_$][\w$]*")  # a name used as it is, not as a member (`x.name`)
+_ASSIGNED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?!=)")
+_EXAMPLE = "a usage example: it defines nothing the file has or needs"
+_IMPORTS_FILE = "a usage example: it imports the file itself"
+
+
+def _definitions(text: str, language: str | None) -> set[str]:
+    """The names a block defines at its top level: its outline's, and the names it assigns there."""
+    names = {s.name for s in outline(text, language)[1] if s.parent is None} if language else set()
+    lines = [x for x in split_lines(text) if x.strip()]
+    least = min((len(x) - len(x.lstrip()) for x in lines), default=0)
+    return names | {m.group(1) for x in lines if len(x) - len(x.lstrip()) == least
+                    and (m := _ASSIGNED.match(re.sub(r"^(?:export\s+)?(?:const|let|var|val)\s+", "", x.strip())))}
+
+
+def _example(text: str, language: str | None, defined: set[str]) -> str | None:
+    """Why a block is an example of use rather than part of the file, by what it defines (its outline), or
+    None: a program's `main` the file has none of, a test, or (Java) another public top-level class, which
+    Java keeps in a file of its own."""
+    if not language or language == "markdown":
+        return None
+    symbols = outline(text, language)[1]
+    tops = [s for s in symbols if s.parent is None]
+    lines = split_lines(text)
+    if any(s.name in ("main", "Main") and s.name not in defined for s in symbols if s.kind != "class") \
+            and not any(s.name in defined for s in tops):
+        return "a program's `main`, not part of this file"
+    if tops and all(s.name.lower().startswith("test") or s.name.endswith(("Test", "Tests")) for s in tops) \
+            and not any(n.lower().startswith("test") for n in defined):
+        return "a test of the change"
+    if language == "java" and any(s.kind == "class" and s.name not in defined and
+                                  re.match(r"\s*public\b", lines[s.header - 1]) for s in tops):
+        return "another public class: Java keeps each in a file of its own"
+    return None
 
 
 def _is_code(text: str, language: str | None) -> bool:
@@ -173,7 +252,8 @@ def _prose_above(lines: list[str], k: int) -> list[str]:
     return out
 
 
-def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: str | None) -> Block:
+def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: str | None,
+            defined: set[str]) -> Block:
     tagged = language_of_tag(b.tag) if b.tag else None
     if b.path is not None and not same_file(b.path, path):
         b.kind, b.why = OTHER, f"for {b.path}"
@@ -188,8 +268,11 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
         b.kind, b.why = OTHER, f"for {b.path}"
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
-    elif language in _DEFINES and _uses_only(b.text, own, top, language, path and PurePosixPath(path).stem):
-        b.kind, b.why = USAGE, "a usage example: it defines nothing the file has or needs"
+    elif language and language != "markdown" and (why := _uses_only(b.text, own, top, language,
+                                                                     path and PurePosixPath(path).stem)):
+        b.kind, b.why = USAGE, why
+    elif why := _example(b.text, language, defined):
+        b.kind, b.why = USAGE, why
     return b
 
 
@@ -205,37 +288,47 @@ _DEFINES = {"python": re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^([A-Za
             "javascript": re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:function\*?\s+([\w$]+)|class\s+([\w$]+)|"
                                      r"(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s*)?(?:function|\())|"
                                      r"^\s*(?:static\s+|async\s+|get\s+|set\s+)*([\w$]+)\s*\([^)]*\)\s*\{\s*$")}
-_IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+.*\brequire\(|#include\b|use\s)")
+_IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var|local)\s+.*\brequire\b|require(?:_relative)?\b|"
+                     r"#include\b|use\s|using\s)")
 
 
-def _uses_only(text: str, own: set[str], top: set[str], language: str | None, stem: str | None) -> bool:
-    """A block that defines nothing new or changed for the file and holds none of its lines: a usage example
-    (calls and prints, maybe importing what the change defines), or a test of the change."""
+def _uses_only(text: str, own: set[str], top: set[str], language: str | None, stem: str | None) -> str | None:
+    """Why a block is a usage example (calls and prints, maybe importing what the change defines, or the file
+    itself) or a test of the change, defining nothing new or changed for the file and holding none of its
+    lines; None when it is code of the file. (Python and
+    JavaScript blocks are read for definitions line by line, so a method pasted alone counts; in the other
+    languages a block its grammar reads alone is read by its outline, and one it cannot is code of the file.)"""
     from .lazy_block import read
+    from .syntax_check import errors
     lines = [line for line in split_lines(text) if line.strip()]
     if not lines or not own:
-        return False
+        return None
     block = read(text, "\n".join(own))
     if block.markers:
-        return False
-    defines = _DEFINES.get(language or "")
-    least = min(len(x) - len(x.lstrip()) for x in lines)
-    names = [m for line in lines if defines and (m := defines.match(line))
-             and (m.lastindex != 2 or len(line) - len(line.lstrip()) == least)]
-    # an assignment defines only a name the file assigns itself (else it is the example's own variable)
-    names = [m for m in names if not (m.lastindex == 2 and language == "python") or
-             any(x.startswith((m.group(2) + " =", m.group(2) + ":")) for x in top)]
-    tests = [m for m in names if (next(g for g in m.groups() if g) or "").lower().startswith("test")]
+        return None
+    if language in _DEFINES:
+        defines = _DEFINES[language]
+        least = min(len(x) - len(x.lstrip()) for x in lines)
+        found = [m for line in lines if (m := defines.match(line))
+                 and (m.lastindex != 2 or len(line) - len(line.lstrip()) == least)]
+        # an assignment defines only a name the file assigns itself (else it is the example's own variable)
+        names = [next(g for g in m.groups() if g) for m in found if not (m.lastindex == 2 and language == "python")
+                 or any(x.startswith((m.group(2) + " =", m.group(2) + ":")) for x in top)]
+    elif errors(text, language) and errors(named_language(language).statements.replace("{}", text), language):
+        return None  # a fragment its grammar reads neither alone nor as statements (a method without its class)
+    else:
+        names = [s.name for s in outline(text, language)[1]]
+    tests = [n for n in names if n.lower().startswith("test")]
     if names and len(tests) == len(names) and not any("def test" in x or "class Test" in x for x in own):
-        return True  # a test of the change, written for a test file the answer does not name
+        return "a test of the change"  # written for a test file the answer does not name
     code = [line.strip() for line in lines if not line.lstrip().startswith(("#", "//"))]
     itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b") if stem else None
     if itself and any(_IMPORT.match(x) and itself.search(x) for x in code):
-        return True  # it imports the file itself: code that uses it, not code of it
+        return _IMPORTS_FILE  # code that uses the file, not code of it
     if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
-        return False  # imports alone: the change's new imports
+        return None  # imports alone: the change's new imports
     if names and not tests:
-        return False
+        return None
     held = sum(1 for x in code if len(x) > 3 and x in own and not _IMPORT.match(x))
     # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`
-    return held * 3 < len(code) and any("(" in x for x in code)
+    return _EXAMPLE if held * 3 < len(code) and any("(" in x for x in code) else None

@@ -14,6 +14,8 @@ class Language:
     language_ids: tuple[str, ...]   # LSP languageIds
     outline: bool = True            # core/outline.py reads its outline
     detected: bool = False          # core/outline.py tries it on a document of no known language
+    extends: str | None = None      # the language whose every file it also reads (core/detect_language.py)
+    statements: str = "{}"          # a file in which statements stand where `{}` is (a fragment read alone)
 
 
 # those detected in the order core/outline.py tries them on a document of no known language
@@ -21,18 +23,20 @@ LANGUAGES = (
     Language("python", (".py", ".pyi"), ("python",), detected=True),
     Language("javascript", (".js", ".cjs", ".mjs", ".jsx"), ("javascript", "javascriptreact"), detected=True),
     Language("markdown", (".md", ".markdown"), ("markdown",), detected=True),
-    Language("typescript", (".ts", ".mts", ".cts"), ("typescript",)),
-    Language("tsx", (".tsx",), ("typescriptreact",)),
-    Language("go", (".go",), ("go",)),
-    Language("rust", (".rs",), ("rust",)),
-    Language("java", (".java",), ("java",)),
-    Language("c", (".c", ".h"), ("c",)),
-    Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",)),
-    Language("csharp", (".cs",), ("csharp", "cs")),  # Neovim sends its filetype: `cs`, `sh`
+    Language("typescript", (".ts", ".mts", ".cts"), ("typescript",), extends="javascript"),
+    Language("tsx", (".tsx",), ("typescriptreact",), extends="typescript"),
+    Language("go", (".go",), ("go",), statements="package p\nfunc f() {\n{}\n}\n"),
+    Language("rust", (".rs",), ("rust",), statements="fn f() {\n{}\n}\n"),
+    Language("java", (".java",), ("java",), statements="class C {\nvoid f() {\n{}\n}\n}\n"),
+    Language("c", (".c", ".h"), ("c",), statements="void f(void) {\n{}\n}\n"),
+    Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",), extends="c",
+             statements="void f() {\n{}\n}\n"),
+    # Neovim sends its filetype: `cs`, `sh`
+    Language("csharp", (".cs",), ("csharp", "cs"), statements="class C {\nvoid F() {\n{}\n}\n}\n"),
     Language("ruby", (".rb", ".rake", ".gemspec"), ("ruby",)),
-    Language("php", (".php",), ("php",)),
-    Language("kotlin", (".kt", ".kts"), ("kotlin",)),
-    Language("swift", (".swift",), ("swift",)),
+    Language("php", (".php",), ("php",), statements="<?php\n{}\n"),
+    Language("kotlin", (".kt", ".kts"), ("kotlin",), statements="fun f() {\n{}\n}\n"),
+    Language("swift", (".swift",), ("swift",), statements="func f() {\n{}\n}\n"),
     Language("lua", (".lua",), ("lua",)),
     Language("bash", (".sh", ".bash"), ("shellscript", "sh", "bash")),
 )

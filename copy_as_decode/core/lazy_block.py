@@ -19,6 +19,7 @@ _ELIDED = re.compile(r"\b(existing (code|methods?|functions?|imports?|content|te
                      r"(the same|unchanged)|unchanged|as before|same as before|omitted|elided|other (methods|"
                      r"functions|code|imports|sections))\b", re.I)
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
+MARKER_WORDS = 8  # the most words of a marker comment without an ellipsis ("rest of the method is the same")
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,13 @@ def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
         return False
     if _ELLIPSIS.match(stripped):
         return True
-    if m is None:
-        return False
+    if m is None or stripped.startswith("*") and not stripped.startswith("*/"):
+        return False  # a line inside a doc comment (`* ... left unchanged.`) is the comment's, not a marker
     text = m.group("text")
-    return text.startswith(("...", "…")) or text.endswith(("...", "…")) or _ELIDED.search(text) is not None
+    if text.startswith(("...", "…")) or text.endswith(("...", "…")):
+        return True
+    # a marker says what it elides in a few words; a longer comment that says "unchanged" is the code's own
+    return _ELIDED.search(text) is not None and len(text.split()) <= MARKER_WORDS
 
 
 def read(block: str, document: str = "") -> Block:

@@ -16,7 +16,7 @@ from importlib import resources
 
 from .document import split_lines
 from .languages import DETECTED
-from .parsers import grammar, parse
+from .parsers import GRAMMARS, grammar, parse
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,7 @@ def markdown(document: str) -> list[Symbol]:
 
 
 _READERS = {"python": python, "javascript": javascript, "markdown": markdown}  # the others: `tagged`
+QUERIED = frozenset(GRAMMARS) - set(_READERS)  # the languages core/queries/NAME.scm outlines
 
 # what a definition's capture says it is, as a Symbol's kind (a function inside a class is a method)
 _KINDS = {"function": "function", "method": "method", "class": "class", "struct": "class", "interface": "class",
@@ -173,7 +174,7 @@ _OPERATOR = re.compile(r"\boperator\b")
 
 
 @cache
-def _query(language: str):
+def query(language: str):
     from tree_sitter import Query
     text = resources.files(__package__).joinpath("queries", f"{_QUERY_OF.get(language, language)}.scm").read_text()
     return Query(grammar(language), text)
@@ -190,7 +191,7 @@ def tagged(document: str, language: str) -> list[Symbol]:
     if tree is None:
         return []
     found, broken = {}, _error_spans(tree.root_node)
-    for _, captures in QueryCursor(_query(language)).matches(tree.root_node):
+    for _, captures in QueryCursor(query(language)).matches(tree.root_node):
         kind = next((c.split(".", 1)[1] for c in captures if c.startswith("definition.")), None)
         if kind is None or "name" not in captures:
             continue

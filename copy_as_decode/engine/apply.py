@@ -19,7 +19,8 @@ The guarantee (`guarantee`), whatever wrote the result: every code line of every
 block's order; no file line changes outside the definitions the blocks name, the import lines and the top-level
 assignments they assign; every line it adds is a block's line or a file's line; no lazy marker lands, and no file
 line a marker stands for is dropped; a file that parsed still parses; no run of blank lines the file and the
-blocks lack; a block's `return` that ends it or comes before a marker not followed by more of its body. A result that
+blocks lack; a block's `return` that ends it or comes before a marker not followed by more of its body; no file
+line the block replaces (between two of its lines, with no marker between them) left beside its replacement. A result that
 fails it is not written: IncompleteEdit (stop SKIPPED, the CLI's exit code 3) with the reason and the result for
 review. A result equal to the file is `unchanged` (the block is
 already there): AppliedResult.unchanged, the CLI's exit code 4.
@@ -92,8 +93,10 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     candidates: list[dict] = []
     text = document
     front = None
+    last = None  # the definition the block before changed: a new helper shown alone goes after it
     for block in changes:
-        merged = block_merge.merge(text, block.text, language, hints=block.hints)
+        merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
+        last = merged.last or last
         placed += merged.placed
         touched |= merged.touched | {p.symbol.rsplit(".", 1)[-1] for p in merged.pending if p.symbol}
         text = merged.text
@@ -184,7 +187,8 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
-    return _blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language) or _elided(a, reads, new)
+    return (_blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language) or _elided(a, reads, new)
+            or _survives(a, reads, new, symbols))
 
 
 def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
@@ -268,6 +272,42 @@ def _elided(a: list[str], reads: list[lazy_block.Block], new: str) -> str | None
             lost = _unmatched([a[k].strip() for k in sorted(span) if a[k].strip()], [x.strip() for x in b[lo:hi]])
             if len(lost) > new_before + new_after:
                 return f"the result drops `{lost[0][:60]}`, which the block's marker `{lines[m].strip()[:40]}` keeps"
+    return None
+
+
+SLACK_LINES = 2  # file lines between two block lines beyond the block's own there, for them to be neighbours
+
+
+def _survives(a: list[str], reads: list[lazy_block.Block], new: str, symbols: list[Symbol]) -> str | None:
+    """Why the result keeps a file line that a block replaces, or None. Between two of a block's lines that the
+    result kept as file lines of one function's body, with no marker between them, the block shows all that
+    stands there: a file line from between the two that the block does not show is one it replaced (an
+    `else if` whose condition it rewrote), and it may not stay beside its replacement. (Between a class's
+    header and a method the block shows, the class's other members and the method's comments stay: a class
+    shown in part stands for the rest.)"""
+    b = split_lines(new)
+    kept = _kept(a, b)
+    own = {x.strip() for x in a}
+    for r in reads:
+        lines = split_lines(r.text)
+        code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
+        if (found := _placed([lines[k] for k in code], b)) is None:
+            return None  # the block's lines are not all in order: the first check says so
+        for (k1, p1), (k2, p2) in zip(zip(code, found), zip(code[1:], found[1:])):
+            d1, d2 = kept.get(p1), kept.get(p2)
+            if d1 is None or d2 is None or d2 <= d1 or any(m in r.markers for m in range(k1, k2)):
+                continue
+            between = [x.strip() for x in lines[k1 + 1:k2] if x.strip()]
+            if not any(x not in own for x in between) or d2 - d1 - 1 > len(between) + SLACK_LINES:
+                continue  # nothing new between them, or far more file lines: the two are not neighbours there
+            around = [f for f in symbols if f.start - 1 <= d1 and d2 < f.end]
+            if not around or min(around, key=lambda f: f.end - f.start).kind not in ("function", "method") \
+                    or any(d1 < f.start - 1 <= d2 for f in symbols):
+                continue
+            shown = {x.strip() for x in lines[k1 + 1:k2]}
+            for p in range(p1 + 1, p2):
+                if (d := kept.get(p)) is not None and d1 < d < d2 and b[p].strip() and b[p].strip() not in shown:
+                    return f"the result keeps line {d + 1} (`{a[d].strip()[:60]}`), which the block replaces"
     return None
 
 

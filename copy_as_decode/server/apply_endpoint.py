@@ -7,15 +7,22 @@ content as the merged file. This server answers that request with engine/apply.p
     POST /v1/chat/completions   the merged file as `choices[0].message.content` (`stream: true`: server-sent
                                 events in OpenAI's chunk format, ending with `data: [DONE]`); any model name,
                                 echoed. Header `x-copy-as-decode-status`: `applied`, or `unchanged` when the
-                                block is already in the file (the file is answered as it was).
+                                block is already in the file (the file is answered as it was). Header
+                                `x-copy-as-decode-language`: the language the file was merged as.
     GET  /v1/models             the one model this server offers
+
+No client sends a file name, so the language is the request's own `language` or `path` field when a tool sends
+one, else the one the update's fence names, else the one whose parser reads the file best
+(core/detect_language.py). An empty `<code>` (a new file) with an update that has no lazy markers is answered
+with the update.
 
 A merge that cannot be made with its guarantees (engine/apply.py: a result that would not parse, a marker
 that would land, a line lost; the model's edit unfinished) is an OpenAI error object with status 422 and no
 content, so a client shows the error instead of writing a wrong file. Malformed requests are 400, a body over
-`--max-request-mb` 413. The server opens no file: text in, text out. The model is loaded on the first request
-that needs it (a part whose place the block does not say), once, and runs one request at a time under a lock;
-`--no-model` never loads one and answers such requests 422 `model_disabled`.
+`--max-request-mb` 413, a body that stops coming for BODY_TIMEOUT_S 408. The server opens no file: text in,
+text out. The model is loaded on the first request that needs it (a part whose place the block does not say),
+once, and runs one request at a time under a lock; `--no-model` never loads one and answers such requests 422
+`model_disabled`.
 """
 import argparse
 import json
@@ -30,13 +37,18 @@ from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from copy_as_decode.core.chat_answer import language_of_answer, language_of_path
 from copy_as_decode.core.contract import REVIEWABLE, UNCHANGED, ContextError, EditError, IncompleteEdit, ModelError
+from copy_as_decode.core.detect_language import detect
+from copy_as_decode.core.languages import LANGUAGES, named
 
 MODEL_ID = "copy-as-decode-apply"
 STATUS_HEADER = "x-copy-as-decode-status"
+LANGUAGE_HEADER = "x-copy-as-decode-language"
 APPLIED = "applied"
 MAX_REQUEST_MB = 8
 IDLE_TIMEOUT_S = 60      # a keep-alive connection with no request for this long is closed (its thread ends)
+BODY_TIMEOUT_S = 10      # a body that stops arriving for this long is answered 408 (its client is gone or stuck)
 SHUTDOWN_WAIT_S = 30     # on Ctrl-C, requests in flight get this long to finish
 # The file ends at the first `</code>` the update's tag follows (a file may hold `</code>` itself, an HTML one);
 # the block runs to the last `</update>`. Apart (the two as messages of their own, or in another order), each tag
@@ -79,10 +91,29 @@ class Apply:
             raise ApiError(HTTPStatus.BAD_REQUEST, "the request needs the file as <code>…</code> and the edit as "
                            "<update>…</update> in its messages (Morph's fast-apply format)", "missing_code_or_update")
         self.code, self.update = _unwrapped(code["code"]), update["update"]
+        # optional fields for tools that know the file: its language, or its path (Morph's format has neither)
+        self.language, self.path = (_optional(body, "language"), _optional(body, "path"))
+        if self.language is not None and named(self.language) is None:
+            raise ApiError(HTTPStatus.BAD_REQUEST, f"unknown `language` {self.language!r}; one of "
+                           + ", ".join(lang.name for lang in LANGUAGES), "invalid_language")
         self.model = body.get("model") if isinstance(body.get("model"), str) else MODEL_ID
         self.stream = body.get("stream") is True
         options = body.get("stream_options")
         self.stream_usage = self.stream and isinstance(options, dict) and options.get("include_usage") is True
+
+
+def _optional(body: dict, field: str) -> str | None:
+    value = body.get(field)
+    if value is not None and not isinstance(value, str):
+        raise ApiError(HTTPStatus.BAD_REQUEST, f"`{field}` must be a string", f"invalid_{field}")
+    return value or None
+
+
+def language_of(request: Apply) -> str | None:
+    """The language to merge the request as: its `language`, its `path`'s, the update's fence's, else the one
+    the file (a new file: the update) reads as best."""
+    return (request.language or (language_of_path(request.path) if request.path else None)
+            or language_of_answer(request.update) or detect(request.code or request.update))
 
 
 def _unwrapped(code: str) -> str:
@@ -130,13 +161,18 @@ class Merger:
                                 "this server runs without (--no-model); nothing was changed")
         return self
 
-    def merge(self, request: Apply) -> tuple[str, str]:
-        """(the merged file, APPLIED or UNCHANGED); ApiError for a merge that is refused."""
+    def merge(self, request: Apply) -> tuple[str, str, str | None]:
+        """(the merged file, APPLIED or UNCHANGED, the language it was merged as); ApiError for a merge that is
+        refused."""
         from copy_as_decode.core.block_merge import MergeError
         from copy_as_decode.engine.apply import apply
         from copy_as_decode.engine.request import EditRequest
+        language = language_of(request)
+        if not request.code.strip():
+            return new_file(request.update), APPLIED, language
         try:
-            result = apply(EditRequest(request.code, block=request.update), self._front)
+            result = apply(EditRequest(request.code, block=request.update, language=language, path=request.path),
+                           self._front)
         except ModelDisabled as e:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "model_disabled") from None
         except ContextError as e:
@@ -148,7 +184,18 @@ class Merger:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), code) from None
         except (MergeError, EditError) as e:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "merge_refused") from None
-        return result.text, UNCHANGED if result.unchanged else APPLIED
+        return result.text, UNCHANGED if result.unchanged else APPLIED, language
+
+
+def new_file(update: str) -> str:
+    """The file an update to an empty file makes: its code (its one block's, when fenced); ApiError when a lazy
+    marker says it stands for lines a file that is empty does not have."""
+    from copy_as_decode.core import chat_answer, lazy_block
+    changes = chat_answer.read(update).changes
+    if len(changes) != 1 or lazy_block.read(changes[0].text).markers:
+        raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, "the file is empty, and the update is not one whole block "
+                       "(it has lazy markers for lines that are not there, or several blocks)", "merge_refused")
+    return changes[0].text
 
 
 def completion(request: Apply, text: str) -> dict:
@@ -205,11 +252,14 @@ class Handler(BaseHTTPRequestHandler):
                     raise ApiError(HTTPStatus.NOT_FOUND, f"no route POST {self.path}", "not_found")
                 request = Apply(self._body())
                 start = time.perf_counter()
-                text, status = self.server.merger.merge(request)
+                text, status, language = self.server.merger.merge(request)
                 # the merge's own time (Server-Timing, as browsers and HTTP tools read it): what the door adds is the rest
-                headers = {STATUS_HEADER: status, "Server-Timing": f"merge;dur={1e3 * (time.perf_counter() - start):.1f}"}
+                headers = {STATUS_HEADER: status, LANGUAGE_HEADER: language or "none",
+                           "Server-Timing": f"merge;dur={1e3 * (time.perf_counter() - start):.1f}"}
             except ApiError as e:
                 self._error(e)
+                return
+            except ConnectionError:
                 return
             except Exception as e:  # a bug: the client is told, the server goes on
                 self.log_error("apply failed: %r", e)
@@ -262,7 +312,18 @@ class Handler(BaseHTTPRequestHandler):
         if length > self.server.max_bytes:
             self._drain()
             raise self._too_large()
-        data = self.rfile.read(length)
+        self.connection.settimeout(BODY_TIMEOUT_S)
+        try:
+            data = self.rfile.read(length)
+        except TimeoutError:
+            self.close_connection = True  # the rest of the body, if it comes, must not be read as a request
+            raise ApiError(HTTPStatus.REQUEST_TIMEOUT, f"the body stopped arriving for {BODY_TIMEOUT_S} s",
+                           "request_timeout") from None
+        finally:
+            self.connection.settimeout(self.timeout)
+        if len(data) < length:  # the client closed the connection mid-body: no one to answer
+            self.close_connection = True
+            raise ConnectionAbortedError("the client closed the connection mid-body")
         try:
             body = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
@@ -285,8 +346,11 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.end_headers()
+            self.wfile.write(data)
+        except ConnectionError:  # the client went away before its answer: nothing to tell anyone
+            self.close_connection = True
 
     def log_message(self, format, *args):
         if self.server.verbose:
@@ -306,6 +370,11 @@ class ApplyServer(ThreadingHTTPServer):
         self.created = int(time.time())
         self._busy = 0
         self._idle = threading.Condition()
+
+    def handle_error(self, request, client_address):
+        """A client that closed its connection is no error of the server's (no traceback); anything else is."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def model_card(self) -> dict:
         return {"id": MODEL_ID, "object": "model", "created": self.created, "owned_by": "copy-as-decode"}

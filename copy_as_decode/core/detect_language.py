@@ -1,0 +1,125 @@
+"""The language of a text that comes with no file name (the apply endpoint's `<code>`, a new file): the outlined
+language whose parser reads it best, on the same evidence for every language.
+
+Python's compiler reads the whole text first: a text it accepts with definitions is Python. Each tree-sitter
+grammar of core/parsers.py then gives (the share of the text's non-blank lines inside its parse errors, the
+definitions its outline query finds). Among the languages with the fewest error lines (within SLACK), the one
+that finds most definitions wins; a language that LANGUAGES (core/languages.py) says `extends` another gives
+way to it when that one reads the text as well (plain JavaScript is JavaScript, not TypeScript; C is C, not
+C++). Lines, not errors, are counted: a foreign grammar wraps most of a text in one error, a text's own grammar
+keeps its rare errors on a few lines. PHP's grammar reads text outside `<?php` as markup (OUTSIDE): those lines
+count as unread. When no grammar reads most of the text (MOST), it is prose: Markdown by its headings, or none.
+
+Cost: the grammars are tried in the order in which they read the text's first lines best, and the search stops
+at one that reads the whole text cleanly with definitions (once the languages it extends or is extended by are
+read too); each grammar has a time limit, as error recovery on foreign code can take long.
+"""
+import warnings
+from functools import cache
+
+from .languages import LANGUAGES, named
+from .outline import QUERIED, outline, query
+from .parsers import GRAMMARS, grammar
+from .syntax_check import errors
+
+LIMIT_US = 40_000   # per grammar: its own code of a few thousand lines parses in well under this
+SLACK = 0.02        # shares of error lines this close count as reading the text alike
+MOST = 0.3          # past this share of error lines no language reads the text
+CLEAN = 0.01        # a share this low, with definitions found, ends the search
+HEAD_LINES = 40     # the first lines, read by every grammar to order the search
+OUTSIDE = {"php": "text"}  # the node a grammar reads text outside its code as
+TREES = tuple(lang.name for lang in LANGUAGES if lang.name in GRAMMARS)
+
+
+@cache
+def _bounded(name: str):
+    """A parser of its own for detection (the shared one in core/parsers.py has no time limit)."""
+    import tree_sitter
+    p = tree_sitter.Parser(grammar(name))
+    with warnings.catch_warnings():  # its replacement, a progress callback, is not called on a text held in memory
+        warnings.simplefilter("ignore", DeprecationWarning)
+        p.timeout_micros = LIMIT_US
+    return p
+
+
+def _read(text: str, name: str) -> tuple[float, object] | None:
+    """(the share of `text`'s non-blank lines that `name`'s grammar leaves unread, its tree), or None when it
+    gave up in time."""
+    parser = _bounded(name)
+    parser.reset()  # a parse cut off by the time limit would otherwise be resumed by the next one
+    try:
+        tree = parser.parse(text.encode())
+    except ValueError:  # the time limit
+        return None
+    if tree is None:
+        return None
+    unread, stack = set(), [tree.root_node]
+    for node in tree.root_node.children:
+        if node.type == OUTSIDE.get(name):
+            unread.update(range(node.start_point[0], node.end_point[0] + 1))
+    while stack:
+        node = stack.pop()
+        if not node.has_error:
+            continue
+        if node.is_error or node.is_missing:
+            unread.update(range(node.start_point[0], node.end_point[0] + 1))
+            continue
+        stack += node.children
+    solid = [k for k, line in enumerate(text.split("\n")) if line.strip()]
+    return sum(k in unread for k in solid) / max(1, len(solid)), tree
+
+
+def _definitions(text: str, name: str, tree) -> int:
+    """How many definitions `name`'s outline finds in `text` (its query's matches on `tree`)."""
+    if name not in QUERIED:
+        return len(outline(text, name)[1])
+    from tree_sitter import QueryCursor
+    return sum(1 for _, captures in QueryCursor(query(name)).matches(tree.root_node) if "name" in captures)
+
+
+def _kin(name: str) -> list[str]:
+    """The languages `name` extends or is extended by, in either direction, transitively."""
+    out, todo = [], [name]
+    while todo:
+        for lang in LANGUAGES:
+            if lang.name not in out and lang.name != name and (lang.extends == todo[-1]
+                                                                or named(todo[-1]).extends == lang.name):
+                out.append(lang.name)
+                todo.insert(0, lang.name)
+        todo.pop()
+    return out
+
+
+def _order(text: str) -> list[str]:
+    """TREES, those that read the text's first lines best first (a grammar that gives up: last)."""
+    head = "\n".join(text.split("\n")[:HEAD_LINES])
+    share = {name: (r[0] if (r := _read(head, name)) else 1.0) for name in TREES}
+    return sorted(TREES, key=lambda name: share[name])
+
+
+def detect(text: str) -> str | None:
+    """The outlined language `text` reads as best (see the module's docstring), Markdown when it has headings
+    and no code language reads it, else None."""
+    if not text.strip():
+        return None
+    if not errors(text, "python") and outline(text, "python")[1]:
+        return "python"
+    read, found = {}, {}
+    for name in _order(text):
+        if name in read:
+            continue
+        read[name] = _read(text, name)
+        if read[name] is not None and read[name][0] <= CLEAN and _definitions(text, name, read[name][1]):
+            read.update({k: _read(text, k) for k in _kin(name) if k not in read})
+            break
+    read = {name: r for name, r in read.items() if r is not None}
+    if read and (least := min(share for share, _ in read.values())) <= MOST:
+        found = {name: _definitions(text, name, tree) for name, (share, tree) in read.items()
+                 if share <= least + SLACK}
+    if found:
+        best = max(found, key=lambda name: (found[name], -TREES.index(name)))
+        while (sub := named(best).extends) in found and found[sub]:
+            best = sub
+        if found[best]:
+            return best
+    return outline(text)[0]  # Markdown's headings, or a Python/JavaScript text with no definitions
