@@ -1,8 +1,9 @@
 """The `copy-as-decode` command line. Every failure is one line on stderr and a non-zero exit:
 2 for bad input or a failed edit; 3 for an edit that did not finish, was refused (it no longer parses, or drops
 lines or a statement unasked: the refused diff follows on stderr) or has no decided place (the candidates are
-listed); 4 for an edit or apply whose result is the file as it was; 130 when interrupted. Nothing is written
-but on exit 0.
+listed; at a terminal the user picks one instead, and a cancelled pick is exit 3); 4 for an edit or apply whose
+result is the file as it was; 130 when interrupted. Nothing is written but on exit 0. Every edit that ran the
+model ends with its stats line, whichever way it ended.
 
 Only the subcommand that runs a model imports torch: `program`, `resolve`, `models list` and `--help` start fast.
 """
@@ -140,6 +141,7 @@ class Bar(contract.Hooks):
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
+            self.bar = None
 
 
 def diff_text(path: str, document: str, text: str) -> str:
@@ -177,51 +179,92 @@ def cmd_edit(args) -> int:
     bar = Bar(request.selector)
     try:
         if edits_windows(request.selector) and request.lines is None and request.at is None:
-            place = placed(engine, request, bar)
+            place = placed(engine, request, bar, args.first_candidate)
             if place is None:
                 return contract.EXIT_INCOMPLETE
             request = replace(request, place=place)
         result = engine.run(replace(request, hooks=bar))
     except contract.IncompleteEdit as e:
+        bar.close()
         if e.stop in contract.REVIEWABLE and e.text is not None:  # what was refused, for the user to judge
-            bar.close()
             print(f"refused ({e.stop}), not written:", file=sys.stderr)
             sys.stderr.write(diff_text(args.path, document, e.text))
+        if e.stats is not None:  # before the reason, which main prints as the last line
+            print_stats(engine, e.stats)
         raise
     finally:
         bar.close()
+    s = result.stats
     if result.text == document:
-        where = result.stats.windows
-        what = f"lines {where}" if where[:1].isdigit() else "the file"
+        print_stats(engine, s)
+        what = f"lines {s.windows}" if s.windows[:1].isdigit() else "the file"
         print(f"copy-as-decode: no change: the model answered {what} as it was; nothing was written", file=sys.stderr)
         return contract.EXIT_UNCHANGED
     put_result(args, document, result.text)
-    s = result.stats
-    print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + "
-          f"{s.spliced} copied tokens in {s.forwards} forwards, "
-          f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
-          f"mask {s.mask_s:.2f})", file=sys.stderr)
+    print_stats(engine, s)
     where = f"windows {s.windows}" if edits_windows(s.selector) else s.windows
     print(f"{where + '; ' if where else ''}{deletes(s)}", file=sys.stderr)
     return 0
 
 
-def placed(engine, request, bar: Bar):
+def print_stats(engine, s) -> None:
+    """What the model did and what it cost, one line on stderr after every edit that ran it: written, no change
+    or refused (scripts read its "N forwards, T s")."""
+    print(f"{engine.model_name} ({engine.dtype}), {s.selector}: stopped at {s.stop}; {s.sampled} sampled + "
+          f"{s.spliced} copied tokens in {s.forwards} forwards, "
+          f"{s.total_s:.2f} s (prefill {s.prefill_s:.2f}, decode {s.decode_s:.2f}, splice {s.splice_s:.2f}, "
+          f"mask {s.mask_s:.2f})", file=sys.stderr)
+
+
+def placed(engine, request, bar: Bar, first: bool):
     """Where an edit that names no lines lands (engine/locate.py), found once: the place the edit then takes
-    as it is (EditRequest's `place`). When that is not decided, the candidates are listed with their lines and
-    nothing is edited (None): a guess is never written, the user names the place (editors offer the same
-    candidates as a pick)."""
+    as it is (EditRequest's `place`). A guess is never written: when the place is not decided, `first`
+    (--first-candidate) takes the first candidate, a terminal asks the user to pick one, as editors do, and
+    anywhere else the candidates are listed with their lines and nothing is edited (None), as after a
+    cancelled pick."""
     from copy_as_decode.engine.locate import locate
     place = locate(engine, request.lf, request.instruction, language=request.language, hooks=bar)
-    if not place.decisive:
-        bar.close()
-        print(f"copy-as-decode: the place is not decided ({place.reason}); candidates:", file=sys.stderr)
-        for k, c in enumerate(place.candidates, 1):
-            p = f", p={c.p:.2f}" if c.p is not None else ""
-            print(f"  {k}. lines {c.start}-{c.end} ({c.symbol}{p}): {c.first}", file=sys.stderr)
-        print("nothing was changed; pass --at LINE or --lines A-B", file=sys.stderr)
+    if place.decisive:
+        return place.plan
+    bar.close()
+    if first:
+        print(f"copy-as-decode: the place is not decided ({place.reason}); the first candidate taken "
+              "(--first-candidate)", file=sys.stderr)
+        return place.picked(0, f"the first candidate: {place.candidates[0].symbol}")
+    print(f"copy-as-decode: the place is not decided ({place.reason}); candidates:", file=sys.stderr)
+    for k, c in enumerate(place.candidates, 1):
+        p = f", p={c.p:.2f}" if c.p is not None else ""
+        print(f"  {k}. lines {c.start}-{c.end} ({c.symbol}{p}): {c.first}", file=sys.stderr)
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        print("nothing was changed; pass --at LINE, --lines A-B or --first-candidate", file=sys.stderr)
         return None
-    return place.plan
+    k = asked(len(place.candidates))
+    if k is None:
+        print("copy-as-decode: no place picked; nothing was changed", file=sys.stderr)
+        return None
+    return place.picked(k, f"the user's pick: {place.candidates[k].symbol}")
+
+
+def asked(n: int) -> int | None:
+    """The candidate (0-based, of `n`) the user picks at the terminal: Enter the first, a number that one, and
+    anything else asks again; None when the user cancels (q, Ctrl-C, the end of input)."""
+    line = ""
+    try:
+        while True:
+            print(f"edit which? [1-{n}, Enter: 1, q: cancel] ", end="", file=sys.stderr, flush=True)
+            line = sys.stdin.readline()
+            answer = line.strip().lower()
+            if not line or answer in ("q", "quit"):
+                break
+            if not answer:
+                return 0
+            if answer.isdigit() and 1 <= int(answer) <= n:
+                return int(answer) - 1
+    except KeyboardInterrupt:
+        line = ""
+    if not line.endswith("\n"):  # Ctrl-C or Ctrl-D left the cursor after the question
+        print(file=sys.stderr)
+    return None
 
 
 def cmd_apply(args) -> int:
@@ -311,6 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="upper bound on sampled tokens (default auto: from the document's length); an edit that "
                         "does not finish within it changes nothing (exit code 3)")
     s.add_argument("--write", action="store_true", help="write the result to PATH instead of printing a diff")
+    s.add_argument("--first-candidate", action="store_true",
+                   help="where the place of the edit is not decided (no --lines or --at, nothing named, the search "
+                        "and the model unsure), edit the first candidate without asking (for scripts); without it a "
+                        "terminal asks which candidate, and anything else lists them and exits with code 3")
     add_arguments(s, EDIT)
     s.set_defaults(func=cmd_edit)
 

@@ -68,9 +68,12 @@ def test_an_edit_cut_off_by_its_budget_leaves_the_file_byte_identical(tmp_path, 
     before = f.read_bytes()
     done = run("edit", f, "-i", "rename f3 to g3", "--model", "tiny", "--threads", "1", "--selector", selector,
                "--max-new-tokens", "3", "--write")  # fewer than any copy tag needs
-    err = done.stderr.decode().strip().splitlines()[-1]
+    *_, stats, err = done.stderr.decode().strip().splitlines()
     assert done.returncode == 3, done.stderr.decode()
     assert err == "copy-as-decode: the edit did not finish within 3 tokens; nothing was changed"
+    # the stats line: every edit that ran the model prints it, however it ended
+    assert re.match(rf"tiny \(\w+\), {selector}: stopped at cap; \d+ sampled \+ \d+ copied tokens in \d+ forwards, "
+                    r"\d+\.\d\d s \(prefill", stats), stats
     assert f.read_bytes() == before and "Traceback" not in done.stderr.decode()
 
 
@@ -138,11 +141,15 @@ def test_the_place_is_said_before_decoding_and_an_undecided_one_lists_its_candid
     err = done.stderr.decode()
     assert done.returncode == 3 and "the place is not decided" in err and "  1. lines " in err, err
     assert re.search(r"  2\. lines \d+-\d+ \(\w+", err), err
-    assert err.rstrip().endswith("nothing was changed; pass --at LINE or --lines A-B") and "editing" not in err
+    assert err.rstrip().endswith("nothing was changed; pass --at LINE, --lines A-B or --first-candidate"), err
+    assert "editing" not in err
     assert f.read_bytes() == before and done.stdout == b""
 
 
 SHORT = "def mean(values):\n    total = sum(values)\n    if not values:\n        return 0\n    return total / len(values)\n"
+# the stats line, printed by every edit that ran the model: written, unchanged or refused
+STATS = re.compile(r"^scripted \(none\), verified: stopped at eos; 3 sampled \+ \d+ copied tokens in \d+ forwards, "
+                   r"\d+\.\d\d s \(prefill \d+\.\d\d, decode \d+\.\d\d, splice \d+\.\d\d, mask \d+\.\d\d\)$", re.M)
 
 
 @pytest.fixture
@@ -165,7 +172,9 @@ def test_an_edit_that_changes_nothing_says_so_writes_nothing_and_exits_4(tmp_pat
     f.write_text(SHORT)
     assert answering(f, lambda document: document, "--write") == 4
     out = capsys.readouterr()
-    assert "no change: the model answered the file as it was; nothing was written" in out.err and out.out == ""
+    *_, stats, said = out.err.splitlines()
+    assert said == "copy-as-decode: no change: the model answered the file as it was; nothing was written", out.err
+    assert STATS.match(stats) and out.out == "", out.err
     assert f.read_text() == SHORT
 
 
@@ -179,4 +188,6 @@ def test_a_refused_result_is_shown_not_written_and_exits_3(tmp_path, answering, 
     assert answering(f, answer, "--write") == 3
     err = capsys.readouterr().err
     assert why in err and "not written:" in err and f.read_text() == SHORT
+    *_, stats, reason = err.splitlines()
+    assert STATS.match(stats) and why in reason and err.index("not written:") < err.index(stats), err
     assert ("-    if not values:" in err) == ("If" in why) and ("+return 1" in err) == ("parses" in why)

@@ -1,13 +1,14 @@
 """Where an edit would land, without decoding it: the worker's `locate` (docs/worker-protocol.md), the CLI's
-place line and the language server's pick.
+place line and its question, and the language server's pick.
 
 The windows are core/windows.py's; where it has candidates (the search's hits, or several definitions of a
 named name) the model chooses among them as a windowed edit does (engine/selectors/windowed.py
 `model_choice`), with the probability it gave its choice, and core/windows.py `choose` weighs that against the
 search's first hit. The answer says whether the place is decided: it is when the selection, the cursor, a name
-or the search alone decides it, or the model is sure enough (`decisive`); else an editor offers the
-candidates for the user to pick, the search's first hit first and the model's choice, when it differs, second.
-A decided place is found once: the edit takes it as it is (`Place.plan`, EditRequest's `place`).
+or the search alone decides it, or the model is sure enough (`decisive`); else an editor, or the command line
+at a terminal, offers the candidates for the user to pick, the search's first hit first and the model's choice,
+when it differs, second. A place is found once: the edit takes the decided or picked one as it is (`Place.plan`,
+`Place.picked`; EditRequest's `place`).
 """
 from dataclasses import dataclass, field
 
@@ -28,6 +29,9 @@ class Candidate:
     def as_dict(self) -> dict:
         return {"lines": [self.start, self.end], "symbol": self.symbol, "first": self.first, "p": self.p}
 
+    def window(self) -> windows.Window:
+        return windows.Window(self.start, self.end, (self.symbol,))
+
 
 @dataclass
 class Place:
@@ -36,6 +40,11 @@ class Place:
     candidates: list[Candidate] = field(default_factory=list)
     lines: int = 0   # the document's
     chose: bool = False  # the model chose among candidates
+
+    def picked(self, k: int, why: str) -> windows.Plan:
+        """What an edit of candidate `k` (0-based) takes: its lines the window, as the language server hands the
+        user's pick on as the edit's `place` (server/place.py); `why` says who chose it."""
+        return windows.Plan([self.candidates[k].window()], why, self.plan.language, self.plan.symbols)
 
     @property
     def windows(self) -> list[windows.Window]:
@@ -72,10 +81,9 @@ def locate(front, document: str, instruction: str, lines: tuple[int, int] | None
     choice = windows.choose(plan, symbol, p)
     order = list(dict.fromkeys([choice.first, *([symbol] if symbol is not None else []), *plan.candidates]))
     candidates = [_candidate(s, text, p if s is symbol else None) for s in order]
-    window = windows.Window(candidates[0].start, candidates[0].end, (choice.first.qualname,))
     why = choice.offered if choice.decisive else f"not decided: {choice.offered}"
-    return Place(windows.Plan([window], why, plan.language, plan.symbols), choice.decisive, candidates, len(text),
-                 chose=True)
+    return Place(windows.Plan([candidates[0].window()], why, plan.language, plan.symbols), choice.decisive,
+                 candidates, len(text), chose=True)
 
 
 def _candidate(symbol, lines: list[str], p: float | None) -> Candidate:
