@@ -23,7 +23,7 @@ CORPUS_KEYS = {"cases", "line_coverage", "token_coverage", "bound", "histogram"}
 
 @pytest.fixture(scope="module")
 def tokens(qwen_tokenizer):
-    return Tokens(qwen_tokenizer)
+    return Tokens(qwen_tokenizer, models.TOKENIZER_SOURCE)
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,8 @@ def test_resolver_timing_row():
 
 @pytest.mark.parametrize("module", [ceiling, roundtrip])
 def test_cli_entry_writes_json(module, tmp_path, monkeypatch, qwen_tokenizer, capsys):
-    monkeypatch.setattr(models, "load_tokenizer", lambda: qwen_tokenizer)
+    monkeypatch.setattr(models, "load_tokenizer", lambda name: qwen_tokenizer)
+    monkeypatch.setattr(models, "is_installed", lambda name: name == "qwen2.5-coder-0.5b")
     parser = argparse.ArgumentParser()
     module.add_arguments(parser)
     out = tmp_path / "out.json"
@@ -159,7 +160,26 @@ def test_cli_entry_writes_json(module, tmp_path, monkeypatch, qwen_tokenizer, ca
     assert module.run(parser.parse_args(["--json", str(out), "--limit", "3", *extra])) == 0
     data = json.loads(out.read_text())
     assert (data["cases"]["text"] if module is roundtrip else data["text"]["cases"]) == 3
-    assert "text" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "text" in printed and "tokens counted by qwen2.5-coder-0.5b's tokenizer" in printed
+    assert data["tokenizer"] == "qwen2.5-coder-0.5b"
+
+
+def test_the_benchmarks_count_in_the_default_models_tokenizer_else_any_installed_ones(monkeypatch):
+    """Every built-in has Qwen2.5's vocabulary: the runtime install has only the default model, the tests the 0.5B
+    too; with none, the error says how to install the default."""
+    from copy_as_decode.core.contract import ModelError
+    from copy_as_decode.engine.options import DEFAULT_MODEL
+    monkeypatch.setattr(models, "load_tokenizer", lambda name: f"the tokenizer of {name}")
+    for installed, used in [(set(models.BUILTINS), DEFAULT_MODEL), ({DEFAULT_MODEL}, DEFAULT_MODEL),
+                            (set(models.BUILTINS) - {DEFAULT_MODEL}, "qwen2.5-coder-0.5b")]:
+        monkeypatch.setattr(models, "is_installed", lambda name: name in installed)
+        tokens = Tokens.installed()
+        assert (tokens.source, tokens.tok) == (used, f"the tokenizer of {used}")
+    monkeypatch.undo()
+    monkeypatch.setattr(models, "is_installed", lambda name: False)
+    with pytest.raises(ModelError, match=f"run `copy-as-decode models install {DEFAULT_MODEL}`"):
+        Tokens.installed()
 
 
 def test_a_measured_curve_without_small_n_starts_at_one(tmp_path):

@@ -5,7 +5,8 @@ The commands are read from the docs themselves: every code span or code-block li
 `copy-as-decode ...`, `./run ...` or `bench ...` command names a subcommand (`bench edit`, `models list`,
 `./run test`; `a|b` shows several), and every command in the README's headline table is one figure, by its exact
 text. SUBCOMMANDS and HEADLINE map each to its smoke run; a command shown without an entry fails
-`test_every_shown_command_has_a_smoke_run`, and so does an entry no doc shows any more.
+`test_every_shown_command_has_a_smoke_run`, and so does an entry no doc shows any more. Each command the README
+shows runs again in the runtime install (`./run edit`'s), unless NOT_RUNTIME says why it cannot.
 
 Lanes: unmarked runs no model; `model` starts processes that load the tiny model or the Qwen tokenizer; `slow`
 needs a real model (0.5B/1.5B), a llama-server, or sets the project up (`./run`), or takes ~20 s with the tiny
@@ -25,6 +26,7 @@ import pytest
 
 from copy_as_decode.core.program import parse
 from copy_as_decode.core.resolver import resolve
+from copy_as_decode.engine.options import DEFAULT_MODEL
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -308,22 +310,61 @@ def test_shown_command_runs(key, smoke, inputs):
 
 
 
-# The runtime install (`./run edit`: requirements.txt and llama.cpp's bindings, no torch, no transformers) runs the
-# commands it makes available: each in a virtualenv of exactly that, built once per set of pins and kept in the
-# cache (~30 s to build from pip's local wheels, then free). A real venv, not the test venv with torch hidden: a
-# command that needs anything else the test stack brings (tokenizers, accelerate, gguf) fails here as it would on
-# a fresh machine.
-RUNTIME = {
-    "program": SUBCOMMANDS["program"],
-    "resolve": SUBCOMMANDS["resolve"],
-    "models list": SUBCOMMANDS["models list"],
-    "apply": Smoke(MODEL, ["apply", "{old}", "{block}", "--no-model"], SUBCOMMANDS["apply"].out),
-    "bench ceiling": SUBCOMMANDS["bench ceiling"],
-    "bench roundtrip": SUBCOMMANDS["bench roundtrip"],
-    # the engine on the built-in GGUF, cut short: a finished or a cut-off edit both ran it (exit 0 or 3)
-    "edit": Smoke(MODEL, ["edit", str(BUGGY), "-i", "Fix the bug: the mean divides by the wrong count.", "--model",
-                          SMALL, "--max-new-tokens", "8", "--threads", "1"], r"stopped at|did not finish"),
+# The runtime install (`./run edit`: requirements.txt, llama.cpp's bindings and the default model; no torch, no
+# transformers, no 0.5B) runs every command the README shows that needs neither torch (requirements-torch.txt), nor
+# the test stack, nor an inference server: each in a virtualenv of exactly that, built once per set of pins and kept
+# in the cache (~30 s to build from pip's local wheels, then free), with a home that holds the default model alone.
+# A real venv, not the test venv with torch hidden: a command that needs anything else the test stack brings
+# (tokenizers, accelerate, gguf, the 0.5B's files) fails here as it would on a fresh machine. RUNTIME is each
+# subcommand's run there, NOT_RUNTIME why each other one the README shows cannot run there; the headline table's
+# commands run there too, but those of such a subcommand and those that start a server beside (`--peer-ngram`).
+TORCH = "runs on torch (requirements-torch.txt)"
+SETS_UP = "sets an install up itself (the slow lane runs it)"
+NOT_RUNTIME = {
+    "./run edit": SETS_UP, "./run apply": SETS_UP, "./run test": SETS_UP, "./run check": SETS_UP,
+    "bench edit": TORCH, "bench kernel": TORCH, "bench forwards": TORCH,
+    "train sft": TORCH, "train curve": TORCH, "train export": TORCH,
+    "bench serve": "runs an inference server (llama-server or vLLM)",
 }
+COUNTED = rf"tokens counted by {re.escape(DEFAULT_MODEL)}'s tokenizer"  # the one model there: the benches say so
+RUNTIME = {
+    **{key: SUBCOMMANDS[key] for key in ("program", "resolve", "models list", "bench places", "bench lsp-latency",
+                                         "bench apply-endpoint", "serve-apply", "serve", "train data")},
+    **{key: Smoke(MODEL, SUBCOMMANDS[key].argv, rf"(?s){SUBCOMMANDS[key].out}.*{COUNTED}", json=True)
+       for key in ("bench ceiling", "bench roundtrip")},
+    "models install": Smoke(MODEL, ["models", "install"], rf"/models/{re.escape(DEFAULT_MODEL)}$"),
+    "apply": Smoke(MODEL, ["apply", "{old}", "{block}"], SUBCOMMANDS["apply"].out),  # placed by the parser alone
+    "bench apply": Smoke(MODEL, ["bench", "apply", "--limit", "1", "--no-model", "--json", "{json}"], TABLE,
+                         json=True),  # the default model's tokenizer, not `tiny`'s (the 0.5B's)
+    "worker": Smoke(MODEL, ["worker"], f'"model": "{DEFAULT_MODEL}"'),
+    # the engine on the default model, cut short: a finished or a cut-off edit both print the stats line
+    "edit": Smoke(MODEL, ["edit", str(BUGGY), "-i", "Fix the bug: the mean divides by the wrong count.",
+                          "--max-new-tokens", "8", "--threads", "1"], r"forwards, \d+\.\d\d s"),
+}
+RUNTIME_HEADLINE = [shown for shown in HEADLINE
+                    if not subcommands(shown) & NOT_RUNTIME.keys() and "--peer-ngram" not in shown]
+
+
+def test_every_command_the_readme_shows_runs_in_the_runtime_install_or_says_why_not():
+    shown = {key for key, doc in shown_subcommands().items() if doc == "README.md"}
+    assert not RUNTIME.keys() & NOT_RUNTIME.keys()
+    assert shown == RUNTIME.keys() | NOT_RUNTIME.keys(), \
+        f"README commands neither run in the runtime install (RUNTIME) nor said why not (NOT_RUNTIME): " \
+        f"{shown - RUNTIME.keys() - NOT_RUNTIME.keys()}; no longer shown: {(RUNTIME.keys() | NOT_RUNTIME.keys()) - shown}"
+    assert "bench ceiling" in RUNTIME_HEADLINE and "bench apply --cases heldout --no-model" in RUNTIME_HEADLINE
+
+
+@pytest.fixture(scope="session")
+def runtime_home(tmp_path_factory) -> Path:
+    """A home as `./run edit` leaves it: the default model alone (the test install has the 0.5B too), a link to
+    the installed one."""
+    from copy_as_decode.engine.backends import models
+    if not models.is_installed(DEFAULT_MODEL):
+        pytest.skip("the default model is not installed (scripts/setup.sh)")
+    home = tmp_path_factory.mktemp("runtime-home")
+    (home / "models").mkdir()
+    (home / "models" / DEFAULT_MODEL).symlink_to(models.cache_dir(DEFAULT_MODEL))
+    return home
 
 
 @pytest.fixture(scope="session")
@@ -350,19 +391,21 @@ def runtime_python() -> Path:
     return python
 
 
+def _runtime_params():
+    for key, smoke in RUNTIME.items():
+        yield pytest.param(key, smoke, id=key)
+    for shown in RUNTIME_HEADLINE:
+        yield pytest.param(shown, headline_smoke(shown), id="headline: " + shown[:60])
+
+
 @pytest.mark.model
-@pytest.mark.parametrize("key", list(RUNTIME))
-def test_runtime_command_runs_in_the_runtime_install(key, inputs, runtime_python):
-    if key in ("edit", "bench ceiling", "bench roundtrip"):
-        from copy_as_decode.engine.backends import models
-        if not models.is_installed(SMALL if key == "edit" else models.TOKENIZER_SOURCE):
-            pytest.skip("the model is not installed (scripts/setup.sh --test)")
-    smoke = RUNTIME[key]
+@pytest.mark.parametrize("key, smoke", list(_runtime_params()))
+def test_runtime_command_runs_in_the_runtime_install(key, smoke, inputs, runtime_python, runtime_home):
     argv = [a.format(**inputs) for a in smoke.argv]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT),
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT), "COPY_AS_DECODE_HOME": str(runtime_home),
            "PATH": f"{runtime_python.parent}:{os.environ['PATH']}"}
     done = subprocess.run([str(runtime_python), "-m", "copy_as_decode.cli", *argv], cwd=inputs["tmp"],
-                          capture_output=True, timeout=TIMEOUT[MODEL], env=env)
+                          input=STDIN.get(key), capture_output=True, timeout=TIMEOUT[MODEL], env=env)
     out = done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")
     assert "Traceback" not in out, out[-3000:]
     assert done.returncode in ((0, 3) if key == "edit" else (0,)), f"{key}: exit code {done.returncode}\n{out[-3000:]}"

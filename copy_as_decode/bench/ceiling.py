@@ -155,6 +155,7 @@ def ceiling(corpora: dict[str, list[Case]], tokens: Tokens, curve: Curve) -> dic
                      "token_bound": token["bound"], "token_bound_no_tags": token["bound_no_tags"],
                      "histogram": line["histogram"], "token_histogram": token["histogram"],
                      "line": line, "token": token}
+    out["tokenizer"] = tokens.source
     out["curve"] = {"source": curve.source,
                     "points": [{"n": n, "speedup": s} for n, s in zip(curve.ns, curve.speedups)]}
     out["definitions"] = __doc__
@@ -177,7 +178,8 @@ def table(result: dict) -> str:
                          pct(r["line_reachable"]), pct(r["token_coverage"]), pct(r["token_reachable"]),
                          times(r["bound"]), times(r["bound_no_tags"]), times(p.get("bound")),
                          times(r["token_bound"]), times(r["token_bound_no_tags"])))
-    return "\n".join([fitted(rows), f"paper, token level: {PAPER_TOKEN}", f"kernel curve: {result['curve']['source']}"])
+    return "\n".join([fitted(rows), f"paper, token level: {PAPER_TOKEN}", f"kernel curve: {result['curve']['source']}",
+                      f"tokens counted by {result['tokenizer']}'s tokenizer"])
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -188,10 +190,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from copy_as_decode.engine.backends.models import load_tokenizer
     corpora = {name: cases[:args.limit] for name, cases in load_all().items()}
-    tokens = Tokens(load_tokenizer())
-    result = ceiling(corpora, tokens, load_curve(args.curve))
+    result = ceiling(corpora, Tokens.installed(), load_curve(args.curve))
     Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
     print(table(result))
     return 0

@@ -99,7 +99,7 @@ def roundtrip(corpora: dict[str, list[Case]], tokens: Tokens) -> dict:
     for name, cases in corpora.items():
         per[name] = [_case(case, tokens) for case in tqdm(cases, desc=f"roundtrip {name}", leave=False)]
     per["pooled"] = [r for name in corpora for r in per[name]]
-    result = {"cases": {name: len(rs) for name, rs in per.items()},
+    result = {"tokenizer": tokens.source, "cases": {name: len(rs) for name, rs in per.items()},
               "lossless": {name: {level: sum(r["lossless"][level] for r in rs) for level in ("line", "token")}
                            for name, rs in per.items()},
               "perturbation": {"definition": PERTURBATION},
@@ -198,6 +198,7 @@ def tables(result: dict) -> str:
                   + [(n, *(f"{fm[n]['tokens'][c]} ({100 * fm[n]['vs_full'][c]:.0f}%)" for c in cols),
                       *(f"{fm[n]['fidelity'][f]}/{result['cases'][n]}" for f in FORMATS)) for n in names])]
     out += [f"  {f['format']} fails {f['id']}: {f['reason']}" for f in fm["failures"]]
+    out += [f"tokens counted by {result['tokenizer']}'s tokenizer"]
     if r := result.get("resolver"):
         out += ["", f"resolver, {r['lines']:,}-line document, {r['items']} items, median of {r['runs']}: "
                     f"line_oracle {1000 * r['line_oracle_s']:.1f} ms, resolve {1000 * r['resolve_s']:.1f} ms, "
@@ -213,10 +214,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from copy_as_decode.engine.backends.models import load_tokenizer
     corpora = {name: cases[:args.limit] for name, cases in load_all().items()}
-    tokens = Tokens(load_tokenizer())
-    result = roundtrip(corpora, tokens)
+    result = roundtrip(corpora, Tokens.installed())
     result["resolver"] = time_resolver(args.lines, args.runs)
     Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
     print(tables(result))

@@ -2,7 +2,8 @@
 
 Any tokenizer the engine loads serves: Hugging Face's (with torch's stack) or the GGUF's own vocabulary
 (engine/backends/llama_vocab.py, the runtime install's, which has no offsets): pieces are read from the tokens'
-byte-level spellings, which both give alike.
+byte-level spellings, which both give alike. Every built-in model is a Qwen2.5-Coder model with the same
+vocabulary, so the counts are the same whichever built-in's tokenizer is loaded (`installed`).
 """
 import bisect
 from functools import lru_cache
@@ -17,9 +18,18 @@ def _byte_of() -> dict[str, int]:
 
 
 class Tokens:
-    def __init__(self, tokenizer):
-        self.tok = tokenizer
+    def __init__(self, tokenizer, source: str = ""):
+        self.tok, self.source = tokenizer, source  # source: the model whose tokenizer it is, as reports name it
         self.count = lru_cache(maxsize=1 << 16)(self._count)
+
+    @classmethod
+    def installed(cls) -> "Tokens":
+        """The tokenizer of the default model, which every install has (`./run edit`'s too), else of any
+        installed built-in; none installed: the error that says how to install the default."""
+        from copy_as_decode.engine.backends import models
+        from copy_as_decode.engine.options import DEFAULT_MODEL
+        name = next((n for n in (DEFAULT_MODEL, *models.BUILTINS) if models.is_installed(n)), DEFAULT_MODEL)
+        return cls(models.load_tokenizer(name), name)
 
     def _count(self, text: str) -> int:
         return len(self.tok.encode(text, add_special_tokens=False)) if text else 0
