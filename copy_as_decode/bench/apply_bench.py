@@ -15,6 +15,11 @@ Rows:
                nothing there (`needs model`).
   apply        engine/apply.apply: the merge, and the model (loaded once, warm) for the parts left pending; run
                on every case the merge places whole and on up to `--model-limit` cases that need the model
+  endpoint     (--through-endpoint) `copy-as-decode serve-apply` over HTTP as Continue and Kilo Code call it: no file
+               name, no language; each of the answer's blocks meant for the file (one that holds a line the
+               expected change adds) sent as one request in Morph's format, in the answer's order, each on the
+               file the one before answered. A refused request leaves the file as it was (nothing written).
+               The model is loaded as the apply row's is (never under --no-model).
   llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
                ngram-simple), given the file and the block and asked for the whole merged file, through the
                remote engine's `full` selector: what a local apply model does. It rewrites the whole file, so
@@ -39,7 +44,7 @@ import sys
 import time
 from pathlib import Path
 
-ROWS = ("merge", "apply", "llama-ngram")
+ROWS = ("merge", "apply", "endpoint", "llama-ngram")
 CASE_SETS = ("all", "development", "heldout")
 SUMMARY_COLUMNS = [("cases", "<12"), ("row", "<12"), ("n", ">5"), ("exact", ">6"), ("exact %", ">7"),
                    ("needs model", ">11"), ("refused", ">7"), ("silent wrong", ">12"), ("(blank only)", ">12"),
@@ -69,6 +74,8 @@ def add_arguments(p) -> None:
     p.add_argument("--model-limit", type=int, default=None,
                    help="the apply row runs the model on at most this many of the cases that need it (spread)")
     p.add_argument("--max-new-tokens", type=int, default=None, help="upper bound on tokens the model samples")
+    p.add_argument("--through-endpoint", action="store_true",
+                   help="also send the answers' blocks to serve-apply over HTTP, block by block (the endpoint row)")
     p.add_argument("--peer-ngram", action="store_true",
                    help="also run llama-server with its n-gram speculation rewriting the whole file (the llama-ngram "
                         "row; needs the built server, scripts/build-llama-server.sh)")
@@ -158,6 +165,44 @@ def run_apply(case: dict, engine) -> dict:
     return {**judge(case, text, outcome is None), "seconds": seconds, "outcome": outcome, "forwards": forwards}
 
 
+def for_the_file(case: dict) -> list[str]:
+    """The answer's blocks meant for the file, as a user clicks Apply on them: those that hold a new line the
+    expected change adds (the answer itself when it is one bare block)."""
+    from copy_as_decode.core import chat_answer
+    from copy_as_decode.core.deletions import hunks
+    from copy_as_decode.core.document import split_lines
+    after, own = split_lines(case["after"]), {x.strip() for x in split_lines(case["before"])}
+    added = {x.strip() for _, _, j1, j2 in hunks(case["before"], case["after"]) for x in after[j1:j2]
+             if len(x.strip()) > 3 and x.strip() not in own}  # new lines, not a `}` the file has everywhere
+    blocks = chat_answer.read(case["block"]).blocks
+    return [b.text for b in blocks if any(x.strip() in added for x in split_lines(b.text))] or [case["block"]]
+
+
+def run_endpoint(case: dict, url: str) -> dict:
+    """The case through the endpoint, block by block (see the module's docstring); `requests`: each one's seconds."""
+    import http.client
+    from urllib.parse import urlsplit
+    where = urlsplit(url)
+    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=600)
+    text, outcome, took = case["before"], None, []
+    for block in for_the_file(case):
+        body = json.dumps({"model": "morph-v3-fast", "messages": [
+            {"role": "user", "content": f"<code>{text}</code>\n<update>{block}</update>"}]})
+        start = time.perf_counter()
+        conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        answer = json.loads(response.read())
+        took.append(time.perf_counter() - start)
+        if response.status != 200:
+            text, outcome = case["before"], f"refused: {answer['error']['message']}"
+            break
+        text = answer["choices"][0]["message"]["content"]
+    conn.close()
+    if outcome is None and text == case["before"]:
+        outcome = "refused: unchanged"
+    return {**judge(case, text, outcome is None), "seconds": sum(took), "outcome": outcome, "requests": took}
+
+
 def run_peer(case: dict, peer) -> dict:
     from copy_as_decode.core.contract import EditError
     with_warm_up(peer)
@@ -215,6 +260,8 @@ def summarize(rows: list[dict], peer: dict[str, dict] | None = None) -> dict:
            "median_s": statistics.median(r["seconds"] for r in rows),
            "median_tok_s": statistics.median(rates) if rates else None,
            "median_tok_s_300_3000": statistics.median(long_) if long_ else None}
+    if requests := [t for r in rows for t in r.get("requests", [])]:
+        out["requests"], out["median_request_s"] = len(requests), statistics.median(requests)
     mine = [(r, peer[r["id"]]) for r in rows if peer and r["id"] in peer and 300 <= r["lines"] <= 3000]
     out["peer_cases"] = len(mine)
     out["geomean_vs_ngram"] = statistics.geometric_mean(p["seconds"] / r["seconds"] for r, p in mine) if mine else None
@@ -247,6 +294,10 @@ def print_tables(report: dict) -> None:
          s["parse_failures"], f"{s['median_s']:.4f}", num(s["median_tok_s"], ",.0f"),
          num(s["median_tok_s_300_3000"], ",.0f"), num(s["geomean_vs_ngram"], ".1f"))
         for name, rows in report["summary"].items() for row, s in rows.items()])
+    for name, rows in report["summary"].items():
+        if "median_request_s" in rows.get("endpoint", {}):
+            s = rows["endpoint"]
+            print(f"{name} endpoint: {s['requests']} requests, median {1e3 * s['median_request_s']:.1f} ms each")
     print()
     print_table(STYLE_COLUMNS, [
         ("", row, lang, style, s["cases"], s["exact"], s["needs_model"], s["refused"], s["silent_wrong"])
@@ -314,6 +365,17 @@ def run(args) -> int:
         for c in cases:
             if not merged[c["id"]]["pending"] or c["id"] in model_cases:
                 row(c, "apply", run_apply(c, engine))
+    if args.through_endpoint:
+        import threading
+
+        from copy_as_decode.server.apply_endpoint import ApplyServer, Merger
+        from copy_as_decode.engine.make import make_engine
+        merger = Merger(None if args.no_model else lambda: engine or make_engine(args))
+        with ApplyServer(("127.0.0.1", 0), merger) as server:
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            for c in cases:
+                row(c, "endpoint", run_endpoint(c, server.url))
+            server.shutdown()
     if args.peer_ngram:
         import contextlib
         with contextlib.ExitStack() as stack:

@@ -317,10 +317,11 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
-        elif self.beside is not None and self.beside.parent == container and not self._method_like(s):
-            p = self.beside
+        elif (p := self.beside or self._caller(s, container)) is not None and p.parent == container \
+                and not self._method_like(s):
             siblings = [g for g in self.symbols if g.parent == p.parent]
-            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, changed before it"
+            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, which uses it" \
+                if p is not self.beside else f"after `{p.qualname}`, changed before it"
         elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols):
             classes = [f for f in self.symbols if f.kind == "class"]
             if len(classes) == 1:  # the file's one class: at its end
@@ -350,6 +351,13 @@ class _Merger:
                 above = _blank_run(self.lines, at)
                 new = ["\n"] * max(0, gap - above) * bool(at) + body + ["\n"] * (above or gap)
         self._change(at, at, new, f"added `{s.qualname}` {where}")
+
+    def _caller(self, s: Symbol, container: Symbol | None) -> Symbol | None:
+        """The one definition of the scope that calls the new one (`name(`): a helper goes after its caller."""
+        call = re.compile(rf"(?<![\w$]){re.escape(s.name)}\s*\(")
+        callers = [f for f in self.symbols if f.parent == container and f.name != s.name and f.kind != "class"
+                   and any(call.search(x) for x in self.lines[f.header:f.end])]
+        return callers[0] if len(callers) == 1 else None
 
     def _hinted(self, s: Symbol, container: Symbol | None) -> tuple[str, Symbol] | None:
         """Where the answer's prose puts a new definition: ("after" | "before", the file's symbol), when the
@@ -388,7 +396,13 @@ class _Merger:
         for (a, b), pin in zip(runs, pins or [(False, False)] * len(runs)):
             text = self.dedented[a:b]
             if container is None and (key := _import_key(text[0], self.language)) is not None:
-                self._place_import(a, b, key)  # held or not by the file's own imports, not one in a function
+                end = self._after_imports(a, b)
+                self._place_import(a, end, key)  # held or not by the file's own imports, not one in a function
+                rest = end
+                while rest < b and not self.dedented[rest].strip():
+                    rest += 1
+                if rest < b and not self._holds(self.dedented[rest:b], region) and not self._assignment(rest, b, region):
+                    self._below_imports(rest, b)
             elif held := self._holds(text, region):
                 opened = self._statement(held[-1] + len(text) - 1) if len(held) == 1 else None
             elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
@@ -418,6 +432,26 @@ class _Merger:
         while node.parent is not None and node.parent.start_point[0] == k and node.parent.parent is not None:
             node = node.parent
         return (k, node.end_point[0] + 1) if node.end_point[0] > k else None
+
+    def _after_imports(self, a: int, b: int) -> int:
+        """Where the run's leading import statements end: the lines after them (`LOG = logging.getLogger(...)`
+        under the imports) are code of their own."""
+        mine = _imports(self.dedented[a:b], self.language)
+        end = 0
+        for s, e, _ in mine:
+            if any(x.strip() for x in self.dedented[a + end:a + s]):
+                break
+            end = e
+        return a + end if end else b
+
+    def _below_imports(self, a: int, b: int) -> None:
+        """New top-level code an answer shows under its imports: after the file's import block, set apart by
+        the blank lines the block sets it apart with."""
+        statements = _imports(self.lines, self.language)
+        at = _import_place(self.lines, statements, "", "\uffff", self.language) if statements else \
+            _head(self.lines, self.language)
+        gap = max(1, _blank_run(self.dedented, a))
+        self._change(at, at, ["\n"] * gap + self.dedented[a:b], f"added lines {a + 1}-{b} of the block below the imports")
 
     def _place_import(self, a: int, b: int, key: str) -> None:
         """A run of import statements, each placed alone: one that imports a module the file imports once

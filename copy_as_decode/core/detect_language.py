@@ -26,8 +26,10 @@ LIMIT_US = 40_000   # per grammar: its own code of a few thousand lines parses i
 SLACK = 0.02        # shares of error lines this close count as reading the text alike
 MOST = 0.3          # past this share of error lines no language reads the text
 CLEAN = 0.01        # a share this low, with definitions found, ends the search
-HEAD_LINES = 40     # the first lines, read by every grammar to order the search
+SAMPLE_LINES = 40   # the lines every grammar reads to order the search
 OUTSIDE = {"php": "text"}  # the node a grammar reads text outside its code as
+KEY_CHARS = 4_000   # a text's head, by which its language is remembered
+REMEMBERED = 64     # texts whose language is remembered
 TREES = tuple(lang.name for lang in LANGUAGES if lang.name in GRAMMARS)
 
 
@@ -91,15 +93,35 @@ def _kin(name: str) -> list[str]:
 
 
 def _order(text: str) -> list[str]:
-    """TREES, those that read the text's first lines best first (a grammar that gives up: last)."""
-    head = "\n".join(text.split("\n")[:HEAD_LINES])
-    share = {name: (r[0] if (r := _read(head, name)) else 1.0) for name in TREES}
-    return sorted(TREES, key=lambda name: share[name])
+    """TREES, those that read a sample of the text's lines with most definitions and fewest errors first (a
+    grammar that gives up: last): its first
+    lines (PHP's `<?php`), and lines a third of the way in, as its first lines are often a license or a doc
+    comment, which every grammar reads alike."""
+    lines = text.split("\n")
+    at = max(SAMPLE_LINES, len(lines) // 3)
+    head = "\n".join(lines[:SAMPLE_LINES // 2] + lines[at:at + SAMPLE_LINES])
+    read = {name: _read(head, name) for name in TREES}
+    key = {name: (r[0] > MOST, -_definitions(head, name, r[1]), r[0]) if r else (True, 0, 1.0)
+           for name, r in read.items()}
+    return sorted(TREES, key=lambda name: key[name])
 
 
 def detect(text: str) -> str | None:
     """The outlined language `text` reads as best (see the module's docstring), Markdown when it has headings
-    and no code language reads it, else None."""
+    and no code language reads it, else None. Remembered by the text's first KEY_CHARS: a file edited again
+    (the next block of one answer, the next answer) keeps its language."""
+    key = text[:KEY_CHARS]
+    if key not in _seen:
+        _seen[key] = _detect(text)
+        while len(_seen) > REMEMBERED:
+            _seen.pop(next(iter(_seen)))
+    return _seen[key]
+
+
+_seen: dict[str, str | None] = {}
+
+
+def _detect(text: str) -> str | None:
     if not text.strip():
         return None
     if not errors(text, "python") and outline(text, "python")[1]:

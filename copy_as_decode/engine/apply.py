@@ -280,7 +280,8 @@ SLACK_LINES = 2  # file lines between two block lines beyond the block's own the
 
 def _survives(a: list[str], reads: list[lazy_block.Block], new: str, symbols: list[Symbol]) -> str | None:
     """Why the result keeps a file line that a block replaces, or None. Between two of a block's lines that the
-    result kept as file lines of one function's body, with no marker between them, the block shows all that
+    result kept as file lines of one function's body (the block's new lines between them), with no marker
+    between them, the block shows all that
     stands there: a file line from between the two that the block does not show is one it replaced (an
     `else if` whose condition it rewrote), and it may not stay beside its replacement. (Between a class's
     header and a method the block shows, the class's other members and the method's comments stay: a class
@@ -293,9 +294,10 @@ def _survives(a: list[str], reads: list[lazy_block.Block], new: str, symbols: li
         code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
         if (found := _placed([lines[k] for k in code], b)) is None:
             return None  # the block's lines are not all in order: the first check says so
-        for (k1, p1), (k2, p2) in zip(zip(code, found), zip(code[1:], found[1:])):
-            d1, d2 = kept.get(p1), kept.get(p2)
-            if d1 is None or d2 is None or d2 <= d1 or any(m in r.markers for m in range(k1, k2)):
+        anchors = [(k, p) for k, p in zip(code, found) if kept.get(p) is not None]
+        for (k1, p1), (k2, p2) in zip(anchors, anchors[1:]):
+            d1, d2 = kept[p1], kept[p2]
+            if d2 <= d1 or any(m in r.markers for m in range(k1, k2)):
                 continue
             between = [x.strip() for x in lines[k1 + 1:k2] if x.strip()]
             if not any(x not in own for x in between) or d2 - d1 - 1 > len(between) + SLACK_LINES:
