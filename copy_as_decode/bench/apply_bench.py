@@ -368,8 +368,8 @@ def run(args) -> int:
     if args.through_endpoint:
         import threading
 
-        from copy_as_decode.server.apply_endpoint import ApplyServer, Merger
         from copy_as_decode.engine.make import make_engine
+        from copy_as_decode.server.apply_endpoint import ApplyServer, Merger
         merger = Merger(None if args.no_model else lambda: engine or make_engine(args))
         with ApplyServer(("127.0.0.1", 0), merger) as server:
             threading.Thread(target=server.serve_forever, daemon=True).start()
