@@ -82,6 +82,7 @@ _IMPORT = {
 }
 # languages whose bodies close with a brace line (the block's own closing brace is its container's)
 BRACED = {"javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "csharp", "php", "kotlin", "swift"}
+ENDED = {"lua", "ruby"}  # languages whose bodies close with an `end` line
 _PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
 
@@ -333,7 +334,7 @@ class _Merger:
             at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"
         elif container is not None:
             at = container.header
-            while at < container.end and not self.lines[at - 1].rstrip().endswith((":", "{")):
+            while at < container.end and not self._opens(self.lines[at - 1]):
                 at += 1
             indent, where = _lead(self.lines[container.header - 1]) + _unit(self.lines), f"in `{container.qualname}`"
         else:
@@ -502,11 +503,12 @@ class _Merger:
         lo, hi = region
         if container is not None:  # the body: after the line that opens it, to its last non-blank line
             lo = container.header
-            while lo < hi and self.language != "markdown" and not self.lines[lo - 1].rstrip().endswith((":", "{")):
+            while lo < hi and self.language != "markdown" and not self._opens(self.lines[lo - 1]):
                 lo += 1
             while hi > lo and not self.lines[hi - 1].strip():
                 hi -= 1
-            if self.language in BRACED and hi > lo and self.lines[hi - 1].strip().startswith("}"):
+            if hi > lo and (self.language in BRACED and self.lines[hi - 1].strip().startswith("}")
+                            or self.language in ENDED and self.lines[hi - 1].strip() == "end"):
                 hi -= 1  # the closing brace is the container's own
         have = [line.strip() for line in self.lines[lo:hi]]
         counts = {}
@@ -516,9 +518,18 @@ class _Merger:
         blocks = [m for m in every
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
-        if len(run) > 2 and None not in ends and ends[0] < ends[1] and not (pin_start or pin_end):
-            # its first and last lines found once, in order: the run replaces what lies between them (a branch
-            # from its label to the next one's), whatever lines inside it the file has elsewhere
+        while len(blocks) > 1 and not pin_end and blocks[-1].b - _end(blocks[-2], "b") > \
+                blocks[-1].a - _end(blocks[-2], "a") + STRAY:
+            blocks.pop()  # a last match far past the one before it, over file lines the run does not show: another
+        while len(blocks) > 1 and not pin_start and blocks[1].b - _end(blocks[0], "b") > \
+                blocks[1].a - _end(blocks[0], "a") + STRAY:
+            blocks.pop(0)  # place's line like it (a `return false` of the next branch), not the run's own
+        if len(run) > 2 and None not in ends and ends[0] < ends[1] and not (pin_start or pin_end) \
+                and (ends[0] == 0 or have[ends[0] - 1] not in run) \
+                and (ends[1] + 1 >= len(have) or have[ends[1] + 1] not in run):
+            # its first and last lines found once, in order, and the file's lines beyond them none of the run's:
+            # the run replaces what lies between them (a branch from its label to the next one's), whatever lines
+            # inside it the file has elsewhere
             start, end, ref, at = lo + ends[0], lo + ends[1] + 1, a, lo + ends[0]
         elif blocks:
             first, last = blocks[0], blocks[-1]
@@ -534,7 +545,7 @@ class _Merger:
             # an end line the file has more than once, matched right beside the unique ones: the run ends there
             # (it may insert lines between them)
             tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
-                         and 0 <= m.b - last.b - last.size <= m.a - last.a - last.size + 3), None)
+                         and 0 <= m.b - last.b - last.size <= m.a - last.a - last.size + 1), None)
             head = next((m for m in every if m.a == 0 and m.size <= first.a and m.b + m.size <= first.b
                          and first.b - m.b - m.size <= first.a - m.size + 3), None)
             if tail is not None and not pin_end:
@@ -601,18 +612,25 @@ class _Merger:
         out = []
         for s, e in runs:
             if s == header:  # the container's own header (to the line that opens its body): the file's stays
-                while s < e and not self.dedented[s].rstrip().endswith((":", "{")) and self.language != "markdown":
+                while s < e and not self._opens(self.dedented[s]) and self.language != "markdown":
                     s += 1
                 s += 1
             while s < e and not self.dedented[s].strip():
                 s += 1
             while e > s and not self.dedented[e - 1].strip():
                 e -= 1
-            if header is not None and e == b and self.language in BRACED and self.dedented[e - 1].strip() == "}":
-                e -= 1  # the container's own closing brace: the file's stays
+            if header is not None and e == b and self.dedented[e - 1].strip() == ("end" if self.language in ENDED else "}") \
+                    and (self.language in BRACED or self.language in ENDED):
+                e -= 1  # the container's own closing brace (`end`): the file's stays
             if s < e:
                 out.append((s, e))
         return out
+
+    def _opens(self, line: str) -> bool:
+        """Whether a header's line is the one that opens the body (`:`, `{`; in Lua and Ruby, whose bodies end
+        with `end`, a header line that closes its parameters)."""
+        line = line.rstrip()
+        return line.endswith((":", "{")) or self.language in ENDED and (line.endswith(")") or "(" not in line)
 
     def _change(self, start: int, end: int, lines: list[str], what: str) -> None:
         self._order += 1
@@ -658,6 +676,7 @@ def _joined(lines: list[str]) -> list[str]:
 IMPORT_GAP = 3  # the most lines of other code between two imports of one import block
 _STATEMENTS = {"if", "for", "while", "switch", "catch", "with", "do", "else", "return", "try", "finally"}
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
+STRAY = 2  # file lines between two matches of a run, beyond the run's own there, that part them
 LIKE_RUN = 0.5  # the least difflib ratio of a run's edited end line to the file line it replaces
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
 
@@ -671,11 +690,16 @@ def _context(lines: list[str], have: list[str], at: int, after: bool) -> int | N
         outer = lines[:k] if not after else lines[n - k:]
         if not any(outer):
             continue
-        for j in range(0, n - k + 4):
+        for j in range(0, n - k + 2):
             s = at - j - k if not after else at + j
             if 0 <= s and s + k <= len(have) and have[s:s + k] == outer:
                 return s if not after else s + k
     return None
+
+
+def _end(m, side: str) -> int:
+    """Where a difflib match ends on one side ("a", "b")."""
+    return getattr(m, side) + m.size
 
 
 def _depth(lines: list[str]) -> int:
@@ -684,13 +708,21 @@ def _depth(lines: list[str]) -> int:
 
 
 def _like_run(run: list[str], have: list[str]) -> int:
-    """How many of `have`'s first lines are, one by one, like `run`'s (blank beside blank, else at least LIKE_RUN
-    alike); the rest of `run` is new."""
-    n = solid = 0  # blank lines count only when a like line follows them
-    while n < min(len(run), len(have)) and (not run[n] and not have[n] or run[n] and have[n] and difflib.SequenceMatcher(
-            None, run[n], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[n], have[n])):
-        n += 1
-        solid = n if run[n - 1] else solid
+    """How many of `have`'s first lines are, in order, like lines of `run` (blank beside blank, else at least
+    LIKE_RUN alike; the run may hold new lines between them: `say "skipping"` before the `return false` that
+    takes the place of `return true`); the rest of `run` is new."""
+    n = solid = r = 0  # blank lines count only when a like line follows them
+    while n < len(have) and r < len(run):
+        if not have[n]:
+            r += not run[r]
+            n += 1
+            continue
+        k = next((k for k in range(r, len(run)) if run[k] and difflib.SequenceMatcher(
+            None, run[k], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[k], have[n])), None)
+        if k is None:
+            break
+        r, n = k + 1, n + 1
+        solid = n
     return solid
 
 
