@@ -456,8 +456,10 @@ class _Merger:
 
     def _place_import(self, a: int, b: int, key: str) -> None:
         """A run of import statements, each placed alone: one that imports a module the file imports once
-        replaces that import; a new one goes among the file's imports of its kind (`from` or `import`,
-        `import` or `require`): at its sorted place when those are sorted, else after the last of them."""
+        replaces that import; a new one goes where the block shows it among the file's own (after the one the
+        block shows before it, else before the one after it), else among the file's imports of its kind
+        (`from` or `import`, `import` or `require`): at its sorted place when those are sorted, else after the
+        last of them."""
         statements = _imports(self.lines, self.language)
         mine = _imports(self.dedented[a:b], self.language)
         def apart(e: int, s: int) -> bool:  # more than blank lines between two statements
@@ -465,7 +467,13 @@ class _Merger:
         if not mine or mine[0][0] != 0 or mine[-1][1] < b - a or \
                 any(apart(e, s) for (_, e, _), (s, _, _) in zip(mine, mine[1:])):
             mine = [(0, b - a, key)]  # not statements end to end (blank lines between them apart): the run as one
+        where: list[tuple[int, int] | None] = []  # the file statement each of the block's is, or replaces
         for s, e, k in mine:
+            text = self.dedented[a + s:a + e]
+            same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
+            held = [(fs, fe) for fs, fe in same if [x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text]]
+            where.append(held[0] if held else same[0] if len(same) == 1 else None)
+        for n, (s, e, k) in enumerate(mine):
             text = self.dedented[a + s:a + e]
             same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
             if any([x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text] for fs, fe in same):
@@ -475,8 +483,11 @@ class _Merger:
                 self._change(fs, fe, text, f"replaced the import of {k} (line {fs + 1})")
             elif same:
                 self._defer(a + s, a + e, None, f"the file imports {k} in several places")
-            else:
-                at = _import_place(self.lines, statements, text[0], k, self.language)
+            else:  # where the block shows it among the file's own: after the one before it, else before the next
+                before = next((w[1] for w in reversed(where[:n]) if w is not None), None)
+                after = next((w[0] for w in where[n + 1:] if w is not None), None)
+                at = before if before is not None else after if after is not None else \
+                    _import_place(self.lines, statements, text[0], k, self.language)
                 self._change(at, at, text, f"added the import of {k}")
 
     def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
@@ -524,6 +535,9 @@ class _Merger:
         while len(blocks) > 1 and not pin_start and blocks[1].b - _end(blocks[0], "b") > \
                 blocks[1].a - _end(blocks[0], "a") + STRAY:
             blocks.pop(0)  # place's line like it (a `return false` of the next branch), not the run's own
+        found = sum(1 for m in blocks for k in range(m.size) if len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1)
+        if found < 2 <= sum(map(bool, run)) - WEAK and not (pin_start or pin_end):
+            return False  # one line of many found once in the file: too little to know where the rest goes
         if len(run) > 2 and None not in ends and ends[0] < ends[1] and not (pin_start or pin_end) \
                 and (ends[0] == 0 or have[ends[0] - 1] not in run) \
                 and (ends[1] + 1 >= len(have) or have[ends[1] + 1] not in run):
@@ -676,6 +690,7 @@ def _joined(lines: list[str]) -> list[str]:
 IMPORT_GAP = 3  # the most lines of other code between two imports of one import block
 _STATEMENTS = {"if", "for", "while", "switch", "catch", "with", "do", "else", "return", "try", "finally"}
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
+WEAK = 9  # a run of more lines than this needs two of them found once in the file
 STRAY = 2  # file lines between two matches of a run, beyond the run's own there, that part them
 LIKE_RUN = 0.5  # the least difflib ratio of a run's edited end line to the file line it replaces
 LIKE = 0.75  # the least difflib ratio of an edited line to the file line it replaces
@@ -830,8 +845,10 @@ def _import_place(lines: list[str], statements: list[tuple[int, int, str]], firs
 
 
 def _kind(line: str) -> str:
-    """An import statement's kind: its first word (`from`, `import`, `const`, `#include`, `use`)."""
-    return line.split()[0] if line.split() else ""
+    """An import statement's kind: its first word (`from`, `import`, `const`, `#include`, `use`; TypeScript's
+    `import type`, which imports from a module beside its plain import)."""
+    words = line.split()
+    return " ".join(words[:2]) if words[:2] == ["import", "type"] else words[0] if words else ""
 
 
 def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str]]:
