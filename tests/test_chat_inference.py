@@ -330,7 +330,12 @@ def test_the_command_line_writes_nothing_when_the_answer_is_refused_or_never_com
 # ---- a real llama-server's chat route --------------------------------------------------------------------------
 
 SMALL = "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
-SMALL_GOLD = SMALL.replace("a - b", "a + b")
+
+
+def fixed(text: str) -> bool:
+    """The small file with its bug fixed (the model may close up its blank lines: a whole-file edit is its text)."""
+    return [line for line in text.splitlines() if line.strip()] == ["def add(a, b):", "    return a + b",
+                                                                    "print(add(1, 2))"]
 
 
 @pytest.fixture(scope="module")
@@ -350,15 +355,17 @@ def llama():
 @pytest.mark.model
 def test_llama_server_s_chat_route_edits_streamed_and_not(llama):
     streamed = ChatEngine(llama.url).edit(SMALL, "Fix the bug in add.")
-    assert streamed.text == SMALL_GOLD and streamed.stats.stop in ("fence", "eos")
+    assert fixed(streamed.text) and streamed.stats.stop in ("fence", "eos")
     whole = ChatEngine(llama.url, stream=False).edit(SMALL, "Fix the bug in add.")
-    assert whole.text == SMALL_GOLD
+    assert whole.text == streamed.text  # greedy: the same answer either way
     assert whole.stats.remote_cached_tokens > 0  # the first edit's prompt, cached by the server
 
 
 @pytest.mark.model
 def test_llama_server_s_chat_route_is_cancelled(llama):
+    start = time.perf_counter()
     with pytest.raises(Cancelled):
-        ChatEngine(llama.url).edit(FUNCS * 3, "Add a docstring line to every function.",
+        ChatEngine(llama.url).edit(FUNCS, "Add a docstring line to every function.", "full",
                                    hooks=Seen(lambda seen: seen.progress_calls >= 2))
-    assert ChatEngine(llama.url).edit(SMALL, "Fix the bug in add.").text == SMALL_GOLD  # its slot is free again
+    assert time.perf_counter() - start < 30
+    assert fixed(ChatEngine(llama.url).edit(SMALL, "Fix the bug in add.").text)  # its slot is free again

@@ -24,7 +24,7 @@ def subparser(name: str) -> argparse.ArgumentParser:
 
 def test_edit_offers_the_users_options_only():
     edit = flags(subparser("edit")) - {"-h", "--help", "-i"}
-    assert len(edit) <= 16, sorted(edit)
+    assert len(edit) <= 17, sorted(edit)
     research = {o.flag for o in options.OPTIONS if o.offered > options.EDIT}
     assert research and not research & edit
     assert {"--layout", "--no-tokenizer-check", "--temperature", "--show-program"}.isdisjoint(edit)

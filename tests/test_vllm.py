@@ -95,4 +95,4 @@ def test_the_chat_inference_edits_on_vllm_s_chat_route(servers):
     from copy_as_decode.engine.remote.chat import ChatEngine
     doc = "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
     r = ChatEngine(servers[1].url).edit(doc, "Fix the bug in add.")
-    assert r.text == doc.replace("a - b", "a + b") and r.stats.stop in ("fence", "eos")
+    assert r.stats.stop in ("fence", "eos") and "return a + b" in r.text and "a - b" not in r.text
