@@ -339,3 +339,60 @@ def test_cli_says_in_one_line_when_the_port_is_taken():
                                "--no-model"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         f"copy-as-decode: cannot listen on 127.0.0.1:{port}: Address already in use"]
+
+
+TS = """import { a } from './a'
+
+export class Box {
+  private items: number[] = []
+
+  add(x: number): void {
+    this.items.push(x)
+  }
+
+  size(): number {
+    return this.items.length
+  }
+}
+"""
+TS_UPDATE = """class Box {
+  // ... existing code ...
+
+  add(x: number): void {
+    if (x < 0) {
+      throw new RangeError('negative')
+    }
+    this.items.push(x)
+  }
+}
+"""
+TS_MERGED = TS.replace("    this.items.push(x)\n", "    if (x < 0) {\n      throw new RangeError('negative')\n    }\n"
+                       "    this.items.push(x)\n")
+
+
+@pytest.mark.parametrize("client, body, headers", [
+    # Continue: its documented Morph template, streamed, usage asked for, its key in two headers (openai-node)
+    ("continue", {"model": "copy-as-decode-apply", "stream": True, "stream_options": {"include_usage": True},
+                  "max_tokens": 4096,
+                  "messages": [{"role": "user", "content": f"<code>{TS}</code>\n<update>{TS_UPDATE}</update>"}]},
+     {"Authorization": "Bearer unused", "x-api-key": "unused"}),
+    # Kilo Code: `<instructions>`, model `auto`, not streamed
+    ("kilo code", {"model": "auto", "messages": [{"role": "user", "content":
+                   f"<instructions>Reject negative sizes</instructions>\n<code>{TS}</code>\n<update>{TS_UPDATE}</update>"}]},
+     {"Authorization": "Bearer unused"}),
+    # LiteLLM: `morph/morph-v3-large` reaches the server as `morph-v3-large`, messages as they were
+    ("litellm", {"model": "morph-v3-large", "stream": False, "messages": [{"role": "user", "content":
+                 f"<instruction>Reject negative sizes</instruction>\n<code>{TS}</code>\n<update>{TS_UPDATE}</update>"}]},
+     {"Authorization": "Bearer unused"}),
+])
+def test_each_clients_request_gets_the_merged_typescript_file(server, client, body, headers):
+    response, data, _ = raw(server, "POST", "/v1/chat/completions", json.dumps(body).encode(),
+                            {"Content-Type": "application/json", **headers})
+    assert response.status == 200 and response.getheader(LANGUAGE_HEADER) == "typescript"
+    if body.get("stream"):
+        events = [json.loads(line[6:]) for line in data.decode().splitlines() if line.startswith("data: {")]
+        text = "".join(e["choices"][0]["delta"].get("content", "") for e in events if e["choices"])
+        assert data.decode().rstrip().endswith("data: [DONE]") and "usage" in events[-1]
+    else:
+        text = json.loads(data)["choices"][0]["message"]["content"]
+    assert text == TS_MERGED

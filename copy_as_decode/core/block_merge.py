@@ -57,6 +57,9 @@ class Merge:
     pending: list[Pending] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)      # names of the file's definitions it replaced or changed in
     last: str | None = None         # the qualname of the last of the file's definitions it replaced or changed in
+    # the block's header lines of the file's definitions it placed parts into: the file's own header stays
+    # there (`export class Box {` where the block shows `class Box {`)
+    headers: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -105,7 +108,8 @@ def merge(document: str, block: str, language: str | None = None,
     language = read_as or language  # a file with no definitions reads as no language: the given one holds
     merger = _Merger(split_lines(document), file_symbols, language, read, hints, beside)
     merger.run()
-    return Merge(merger.apply(), language, merger.placed, merger.pending, merger.touched, merger.last)
+    return Merge(merger.apply(), language, merger.placed, merger.pending, merger.touched, merger.last,
+                 merger.headers)
 
 
 class _Merger:
@@ -114,6 +118,7 @@ class _Merger:
         self.lines, self.symbols, self.language, self.hints = lines, symbols, language, hints
         self.beside = next((f for f in symbols if f.qualname == beside), None)
         self.last: str | None = None
+        self.headers: set[str] = set()
         self.markers = read.markers
         self.block = split_lines(read.text)
         self.block_indent = indent_of("".join(b for k, b in enumerate(self.block) if k not in self.markers))
@@ -198,6 +203,7 @@ class _Merger:
             elif target is not None:
                 self.touched.add(target.name)
                 self.last = target.qualname
+                self.headers.add(self.dedented[s.header - 1 - self.offset].strip())
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
                 covered = {k for c in inside for k in range(*self._span(c))}

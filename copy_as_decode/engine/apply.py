@@ -89,6 +89,7 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     stats = Stats(selector=MERGE, stop=EOS)
     placed: list[str] = []
     touched: set[str] = set()
+    headers: set[str] = set()
     model_parts: list[str] = []
     candidates: list[dict] = []
     text = document
@@ -99,6 +100,7 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
         last = merged.last or last
         placed += merged.placed
         touched |= merged.touched | {p.symbol.rsplit(".", 1)[-1] for p in merged.pending if p.symbol}
+        headers |= merged.headers
         text = merged.text
         if merged.pending and engine is None:
             raise block_merge.MergeError("the block's place in the file is not certain ("
@@ -120,7 +122,7 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
             text = result.text
     stats.windows = "; ".join(placed + model_parts)
     stats.total_s = time.perf_counter() - start
-    if why := guarantee(document, [b.text for b in changes], text, language, touched):
+    if why := guarantee(document, [b.text for b in changes], text, language, touched, headers):
         raise IncompleteEdit(SKIPPED, 0, stats, why=f"{why}; nothing was written", text=request.restore(text))
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
@@ -152,12 +154,14 @@ _ASSIGNED = re.compile(r"^(?:export\s+)?(?:const\s+|let\s+|var\s+)?([A-Za-z_$][\
 
 
 def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
-              touched: set[str] = frozenset()) -> str | None:
+              touched: set[str] = frozenset(), headers: set[str] = frozenset()) -> str | None:
     """Why `new` may not be written as `doc` with `blocks` merged (see the module's docstring), or None; the
     three with "\\n" line endings (the request's, engine/request.py). `touched`: names of the file's definitions
-    the merge replaced or changed in (a renamed one: the block does not name it)."""
+    the merge replaced or changed in (a renamed one: the block does not name it); `headers`: the block's header
+    lines of definitions the merge placed parts into, which the file's own header stands for."""
     reads = [lazy_block.read(b, doc) for b in blocks]
-    code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()] for r in reads]
+    code = [[line for k, line in enumerate(split_lines(r.text)) if k not in r.markers and line.strip()
+             and line.strip() not in headers] for r in reads]
     have = [line.strip() for line in split_lines(new)]
     for lines in code:
         if missing := _unmatched([x.strip() for x in lines], have):
