@@ -175,23 +175,14 @@ _FEW = {"limit": "1", "max_new_tokens": "8", "json": "{json}"}
 HEADLINE = {
     "bench edit --corpora locate-python --cases heldout --limit 5 --selectors auto --alone --peer-ngram --threads 2":
         (SLOW, dict(model=SMALL, **_FEW)),
-    "bench edit --corpora long-python long-js long-text --limit 12 --selectors auto": (SLOW, dict(model="tiny", **_FEW)),
-    "bench edit --corpora move-method --cases heldout --limit 18 --selectors auto --threads 2":
-        (SLOW, dict(model="tiny", **_FEW)),
     "bench edit --model qwen2.5-coder-0.5b --threads 1 --limit 3 --max-new-tokens 512": (SLOW, _FEW),
     "bench ceiling": (MODEL, dict(json="{json}")),  # the whole corpora: the figure itself, a few seconds
     "bench roundtrip": (MODEL, dict(json="{json}", lines="1000", runs="1")),
-    "bench apply --cases heldout --no-model": (MODEL, dict(limit="2", json="{json}")),
-    "bench apply --corpus chat --cases heldout --no-model": (MODEL, dict(limit="2", json="{json}")),
-    "bench apply-endpoint": (MODEL, dict(limit="1", repeat="1", json="{json}")),
-    "bench places --cases heldout": (FAST, dict(corpora="locate-go")),
-    "bench apply --cases heldout --model-limit 6 --peer-ngram --peer-limit 2 --peer-lines 250-330 --threads 2":
-        (SLOW, dict(model=SMALL, limit="40", model_limit="1", peer_limit="1", json="{json}")),
-    "bench apply --corpus chat --cases heldout --no-model --peer-ngram --peer-limit 3 --peer-lines 250-340 --threads 2":
-        (SLOW, dict(model=SMALL, where="source=ini/lib/ini.js", peer_limit="1", json="{json}")),
+    "bench apply --corpus written --cases heldout --no-model --through-endpoint": (MODEL, dict(limit="2", json="{json}")),
 }
 HEADLINE_OUT = {"bench ceiling": r"pooled +\d+ ", "bench roundtrip": LOSSLESS,
-                "bench places --cases heldout": r"\| locate-go \| named \| \d+ \| \d+"}
+                "bench apply --corpus written --cases heldout --no-model --through-endpoint":
+                    r"heldout endpoint: \d+ requests, median"}
 
 
 def headline_smoke(shown: str) -> Smoke:
@@ -351,7 +342,8 @@ def test_every_command_the_readme_shows_runs_in_the_runtime_install_or_says_why_
     assert shown == RUNTIME.keys() | NOT_RUNTIME.keys(), \
         f"README commands neither run in the runtime install (RUNTIME) nor said why not (NOT_RUNTIME): " \
         f"{shown - RUNTIME.keys() - NOT_RUNTIME.keys()}; no longer shown: {(RUNTIME.keys() | NOT_RUNTIME.keys()) - shown}"
-    assert "bench ceiling" in RUNTIME_HEADLINE and "bench apply --cases heldout --no-model" in RUNTIME_HEADLINE
+    assert "bench ceiling" in RUNTIME_HEADLINE and \
+        "bench apply --corpus written --cases heldout --no-model --through-endpoint" in RUNTIME_HEADLINE
 
 
 @pytest.fixture(scope="session")

@@ -260,6 +260,8 @@ def summarize(rows: list[dict], peer: dict[str, dict] | None = None) -> dict:
            "median_s": statistics.median(r["seconds"] for r in rows),
            "median_tok_s": statistics.median(rates) if rates else None,
            "median_tok_s_300_3000": statistics.median(long_) if long_ else None}
+    if ties := [r["seconds"] for r in rows if r.get("forwards")]:  # the cases the model placed a part of
+        out["ties"], out["median_tie_s"] = len(ties), statistics.median(ties)
     if requests := [t for r in rows for t in r.get("requests", [])]:
         out["requests"], out["median_request_s"] = len(requests), statistics.median(requests)
     mine = [(r, peer[r["id"]]) for r in rows if peer and r["id"] in peer and 300 <= r["lines"] <= 3000]
@@ -295,6 +297,9 @@ def print_tables(report: dict) -> None:
          num(s["median_tok_s_300_3000"], ",.0f"), num(s["geomean_vs_ngram"], ".1f"))
         for name, rows in report["summary"].items() for row, s in rows.items()])
     for name, rows in report["summary"].items():
+        if "median_tie_s" in rows.get("apply", {}):
+            s = rows["apply"]
+            print(f"{name} apply: {s['ties']} answers placed in part by the model, median {s['median_tie_s']:.1f} s each")
         if "median_request_s" in rows.get("endpoint", {}):
             s = rows["endpoint"]
             print(f"{name} endpoint: {s['requests']} requests, median {1e3 * s['median_request_s']:.1f} ms each")
