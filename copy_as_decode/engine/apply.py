@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from copy_as_decode.core import block_merge, chat_answer, lazy_block
-from copy_as_decode.core.contract import EOS, SKIPPED, IncompleteEdit
+from copy_as_decode.core.contract import EOS, SKIPPED, Cancelled, IncompleteEdit
 from copy_as_decode.core.document import split_lines
 from copy_as_decode.core.outline import Symbol, outline
 from copy_as_decode.core.syntax_check import errors, new_errors
@@ -42,6 +42,9 @@ from copy_as_decode.engine.result import EditResult
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
 NO_MODEL = "and no model was given"  # how a MergeError says that only the model could place a part
 ALREADY = "no change: the block is already in the file"
+# the most seconds the model may take to place one part (a tie between definitions, a run the parser cannot
+# place): an answer a user waits for; past it nothing is written and the message names the places
+MODEL_S = 10.0
 
 
 class AppliedResult(EditResult):
@@ -109,8 +112,16 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
             hooks.check()
             front = front or engine()
             window = _window(text, part, merged.language) or request.lines
-            result = front.edit(text, instruction(part.text), "windowed", lines=window, language=merged.language,
-                                hooks=hooks, max_new_tokens=request.max_new_tokens, drafts=part.text)
+            within = _Within(hooks, MODEL_S)  # from here: the model's load is not the part's time
+            try:
+                result = front.edit(text, instruction(part.text), "windowed", lines=window, language=merged.language,
+                                    hooks=within, max_new_tokens=request.max_new_tokens, drafts=part.text)
+            except Cancelled:
+                if not within.passed:
+                    raise  # the user's cancel
+                raise block_merge.MergeError(f"the model did not place a part within {MODEL_S:g} s ({part.why}"
+                                             + "".join(f"; `{q}` lines {a}-{b}" for q, a, b in part.candidates)
+                                             + "); pass the lines it belongs to (--lines A-B)") from None
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
             took = result.stats.windows or window
@@ -127,6 +138,22 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
     return AppliedResult(request.restore(text), stats, request.document, left_out, model_parts, candidates)
+
+
+class _Within:
+    """The request's hooks with a deadline: past it, `check` cancels the model's edit (`passed` says so)."""
+
+    def __init__(self, hooks, seconds: float):
+        self.hooks, self.until, self.passed = hooks, time.perf_counter() + seconds, False
+
+    def check(self) -> None:
+        self.hooks.check()
+        if time.perf_counter() > self.until:
+            self.passed = True
+            raise Cancelled(f"no place within {MODEL_S:g} s")
+
+    def __getattr__(self, name):  # progress, place, partial: the request's own
+        return getattr(self.hooks, name)
 
 
 def _window(text: str, part: block_merge.Pending, language: str | None) -> tuple[int, int] | None:
