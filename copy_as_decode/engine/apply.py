@@ -42,9 +42,10 @@ from copy_as_decode.engine.result import EditResult
 MERGE = "merge"  # the selector name stats report for an apply the parser placed whole
 NO_MODEL = "and no model was given"  # how a MergeError says that only the model could place a part
 ALREADY = "no change: the block is already in the file"
-# the most seconds the model may take to place one part (a tie between definitions, a run the parser cannot
-# place): an answer a user waits for; past it nothing is written and the message names the places
-MODEL_S = 10.0
+# the seconds the model may take to place one part (a tie between definitions, a run the parser cannot
+# place): an answer a user waits for within 10 s, the forward pass in flight when it runs out included; past it
+# nothing is written and the message names the places
+MODEL_S = 8.0
 
 
 class AppliedResult(EditResult):
