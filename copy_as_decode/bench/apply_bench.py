@@ -18,8 +18,8 @@ Rows:
   endpoint     (--through-endpoint) `copy-as-decode serve-apply` over HTTP as Continue and Kilo Code call it: no file
                name, no language; each of the answer's blocks meant for the file (one that holds a line the
                expected change adds) sent as one request in Morph's format, in the answer's order, each on the
-               file the one before answered. A refused request leaves the file as it was (nothing written).
-               The model is loaded as the apply row's is (never under --no-model).
+               file the one before answered, to `serve-apply --no-model` in a process of its own. A refused
+               request leaves the file as it was (nothing written).
   llama-ngram  (--peer-ngram) llama-server with the same GGUF and its n-gram speculation (--spec-type
                ngram-simple), given the file and the block and asked for the whole merged file, through the
                remote engine's `full` selector: what a local apply model does. It rewrites the whole file, so
@@ -178,26 +178,22 @@ def for_the_file(case: dict) -> list[str]:
     return [b.text for b in blocks if any(x.strip() in added for x in split_lines(b.text))] or [case["block"]]
 
 
-def run_endpoint(case: dict, url: str) -> dict:
-    """The case through the endpoint, block by block (see the module's docstring); `requests`: each one's seconds."""
-    import http.client
-    from urllib.parse import urlsplit
-    where = urlsplit(url)
-    conn = http.client.HTTPConnection(where.hostname, where.port, timeout=600)
+def run_endpoint(case: dict, server) -> dict:
+    """The case through the endpoint (bench/apply_endpoint_bench.py's Server), block by block (see the module's
+    docstring); `requests`: each one's seconds."""
     text, outcome, took = case["before"], None, []
     for block in for_the_file(case):
         body = json.dumps({"model": "morph-v3-fast", "messages": [
             {"role": "user", "content": f"<code>{text}</code>\n<update>{block}</update>"}]})
         start = time.perf_counter()
-        conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
-        response = conn.getresponse()
+        server.conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
+        response = server.conn.getresponse()
         answer = json.loads(response.read())
         took.append(time.perf_counter() - start)
         if response.status != 200:
             text, outcome = case["before"], f"refused: {answer['error']['message']}"
             break
         text = answer["choices"][0]["message"]["content"]
-    conn.close()
     if outcome is None and text == case["before"]:
         outcome = "refused: unchanged"
     return {**judge(case, text, outcome is None), "seconds": sum(took), "outcome": outcome, "requests": took}
@@ -371,16 +367,10 @@ def run(args) -> int:
             if not merged[c["id"]]["pending"] or c["id"] in model_cases:
                 row(c, "apply", run_apply(c, engine))
     if args.through_endpoint:
-        import threading
-
-        from copy_as_decode.engine.make import make_engine
-        from copy_as_decode.server.apply_endpoint import ApplyServer, Merger
-        merger = Merger(None if args.no_model else lambda: engine or make_engine(args))
-        with ApplyServer(("127.0.0.1", 0), merger) as server:
-            threading.Thread(target=server.serve_forever, daemon=True).start()
+        from copy_as_decode.bench.apply_endpoint_bench import Server
+        with Server() as server:
             for c in cases:
-                row(c, "endpoint", run_endpoint(c, server.url))
-            server.shutdown()
+                row(c, "endpoint", run_endpoint(c, server))
     if args.peer_ngram:
         import contextlib
         with contextlib.ExitStack() as stack:

@@ -7,8 +7,9 @@ a writer who was given only the file and the request (never the merge code), wit
         expected-ID.diff                     the change the answer means, and nothing else: a unified diff of
                                              original.EXT (the expected file is the original with it applied)
 
-Development cases come from the files in DEVELOPMENT, the rules were changed on those only; every other file's
-answers are held out (measured, never read to write a rule).
+Development cases come from the files in DEVELOPMENT. Every other file's answers are held out, in batches (its
+meta.json's `batch`, 1 when it says none; `--where batch=N`): batch 1 was measured once, then read to write
+rules; batch 2 was written afterwards and measured once, never read.
 """
 import json
 import re
@@ -22,7 +23,7 @@ DEVELOPMENT = ("csharp-converter", "ruby-thor-shell-basic", "go-intlogger", "rus
 
 def load() -> list[dict]:
     """Every answer as a case: id, language, path (the file's path in its project), before, after, block (the
-    answer), request, style (its shapes, joined by "+"), source (the folder), lines, development."""
+    answer), request, style (its shapes, joined by "+"), source (the folder), lines, development, batch."""
     cases = []
     for folder in sorted(p for p in ROOT.iterdir() if (p / "meta.json").is_file()):
         meta = json.loads((folder / "meta.json").read_text())
@@ -33,7 +34,8 @@ def load() -> list[dict]:
                           "before": before, "after": patched(before, (folder / f"expected-{a['id']}.diff").read_text()),
                           "block": (folder / f"answer-{a['id']}.md").read_text(), "request": a["request"],
                           "style": "+".join(a.get("shapes", [])), "source": folder.name,
-                          "lines": before.count("\n"), "development": folder.name in DEVELOPMENT})
+                          "lines": before.count("\n"), "development": folder.name in DEVELOPMENT,
+                          "batch": meta.get("batch", 1)})
     return cases
 
 

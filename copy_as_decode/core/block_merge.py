@@ -282,9 +282,10 @@ class _Merger:
     def _replace_symbol(self, s: Symbol, f: Symbol) -> None:
         a, b = self._span(s)
         fa, fb = f.start - 1, f.end
-        if not any(self.dedented[k].strip().startswith(("#", "//", "/*", "*")) for k in range(a, s.header - 1 - self.offset)):
+        comments = ("#", "//", "/*", "*") + (("--",) if self.language == "lua" else ())
+        if not any(self.dedented[k].strip().startswith(comments) for k in range(a, s.header - 1 - self.offset)):
             # the block shows no comment above it: the file's comment lines above it stay
-            while fa < f.header - 1 and self.lines[fa].strip().startswith(("#", "//", "/*", "*")):
+            while fa < f.header - 1 and self.lines[fa].strip().startswith(comments):
                 fa += 1
         new = _moved(self.dedented[a:b], _lead(self.dedented[s.header - 1 - self.offset]), _lead(self.lines[f.header - 1]))
         new += _trailing_blank(self.lines[fa:fb])
@@ -476,12 +477,12 @@ class _Merger:
         where: list[tuple[int, int] | None] = []  # the file statement each of the block's is, or replaces
         for s, e, k in mine:
             text = self.dedented[a + s:a + e]
-            same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
+            same = self._same_import(statements, k, text)
             held = [(fs, fe) for fs, fe in same if [x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text]]
             where.append(held[0] if held else same[0] if len(same) == 1 else None)
         for n, (s, e, k) in enumerate(mine):
             text = self.dedented[a + s:a + e]
-            same = [(fs, fe) for fs, fe, fk in statements if fk == k and _kind(self.lines[fs]) == _kind(text[0])]
+            same = self._same_import(statements, k, text)
             if any([x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text] for fs, fe in same):
                 continue  # the file imports it so already (an import inside a function is not this one)
             if len(same) == 1:
@@ -492,9 +493,20 @@ class _Merger:
             else:  # where the block shows it among the file's own: after the one before it, else before the next
                 before = next((w[1] for w in reversed(where[:n]) if w is not None), None)
                 after = next((w[0] for w in where[n + 1:] if w is not None), None)
+                if after is not None and n + 1 < len(mine) and not apart(mine[n][1], mine[n + 1][0]) and \
+                        n > 0 and self.dedented[a + mine[n - 1][1]:a + s] != [] and where[n + 1] is not None:
+                    before = None  # set apart from the one before it, beside the one after: with that one
                 at = before if before is not None else after if after is not None else \
                     _import_place(self.lines, statements, text[0], k, self.language)
                 self._change(at, at, text, f"added the import of {k}")
+
+    def _same_import(self, statements: list[tuple[int, int, str]], key: str, text: list[str]) -> list[tuple[int, int]]:
+        """The file's import statements the block's `text` (importing `key`) is a new form of: of its module and
+        kind, and binding a name it binds, or both binding none (`var Readable = require('stream').Readable` is
+        not a form of `var Stream = require('stream').Stream`)."""
+        mine = _bound(text)
+        return [(fs, fe) for fs, fe, fk in statements if fk == key and _kind(self.lines[fs]) == _kind(text[0])
+                and (mine & (theirs := _bound(self.lines[fs:fe])) or not mine and not theirs)]
 
     def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
         """A top-level assignment of a name the file assigns once at its top level: that statement replaced."""
@@ -729,16 +741,16 @@ def _depth(lines: list[str]) -> int:
 
 
 def _like_run(run: list[str], have: list[str]) -> int:
-    """How many of `have`'s first lines are, in order, like lines of `run` (blank beside blank, else at least
-    LIKE_RUN alike; the run may hold new lines between them: `say "skipping"` before the `return false` that
-    takes the place of `return true`); the rest of `run` is new."""
+    """How many of `have`'s first lines are, one by one, like `run`'s (blank beside blank, else at least LIKE_RUN
+    alike), the run's last line like the one after them with the run's other lines new before it (`say
+    "skipping"` before the `return false` that takes the place of `return true`); the rest of `run` is new."""
     n = solid = r = 0  # blank lines count only when a like line follows them
     while n < len(have) and r < len(run):
         if not have[n]:
             r += not run[r]
             n += 1
             continue
-        k = next((k for k in range(r, len(run)) if run[k] and difflib.SequenceMatcher(
+        k = next((k for k in (r, len(run) - 1) if run[k] and difflib.SequenceMatcher(
             None, run[k], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[k], have[n])), None)
         if k is None:
             break
@@ -848,6 +860,17 @@ def _import_place(lines: list[str], statements: list[tuple[int, int, str]], firs
         if after:
             return after[0]
     return same[-1][1]
+
+
+_QUOTED = re.compile(r"""(['"<`]).*?(?:\1|>)""")
+_IMPORT_WORDS = {"import", "from", "const", "let", "var", "require", "as", "type", "static", "use", "using",
+                 "include", "pub", "crate", "self", "super", "local", "mod"}
+
+
+def _bound(text: list[str]) -> set[str]:
+    """The names an import statement binds, roughly: its identifiers but the module's (quoted) and keywords."""
+    words = set(re.findall(r"[A-Za-z_$][\w$]*", _QUOTED.sub(" ", " ".join(text))))
+    return words - _IMPORT_WORDS
 
 
 def _kind(line: str) -> str:

@@ -30,7 +30,7 @@ CHANGE, OTHER, USAGE = "change", "other", "usage"
 _TAGS = {"py": "python", "python3": "python", "py3": "python", "js": "javascript", "node": "javascript",
          "jsx": "javascript", "mjs": "javascript", "cjs": "javascript", "md": "markdown",
          "ts": "typescript", "tsx": "typescript", "golang": "go", "rs": "rust", "c++": "cpp", "cc": "cpp",
-         "hpp": "cpp", "h": "c", "kt": "kotlin", "rb": "ruby", "cs": "csharp"}
+         "hpp": "cpp", "h": "c", "kt": "kotlin", "rb": "ruby", "cs": "csharp", "shell": "bash", "zsh": "bash"}
 # tags of what is run or shown, never merged
 _SHELL = {"sh", "bash", "shell", "console", "zsh", "fish", "powershell", "ps1", "bat", "cmd", "text", "txt",
           "output", "log", "pycon", "pytb", "terminal", "plaintext", "diff", "patch"}
@@ -124,7 +124,7 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
     own = {line.strip() for line in split_lines(document) if line.strip()}
     top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
     defined = {s.name for s in outline(document, language)[1]} if language else set()
-    blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language)
+    blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language, document)
     for b in blocks:
         if b.kind == CHANGE and _quoted(b, [c for c in blocks if c.kind == CHANGE and c is not b], own):
             b.kind, b.why = USAGE, "a quote of the file's code as it is"
@@ -145,12 +145,12 @@ def _quoted(b: Block, others: list[Block], own: set[str]) -> bool:
 QUOTE_LIKE = 0.6  # the least difflib ratio of a quoted line to its rewrite
 
 
-def _needed(blocks: list[Block], language: str | None) -> list[Block]:
-    """The blocks, those read as usage examples that define a name a change uses and does not define itself
-    (an import block with `LOG = logging.getLogger(...)` beside the method that logs with LOG) made changes:
-    the change needs them."""
+def _needed(blocks: list[Block], language: str | None, document: str) -> list[Block]:
+    """The blocks, those read as usage examples that define a name a change uses, which neither the change nor
+    the file defines (an import block with `LOG = logging.getLogger(...)` beside the method that logs with LOG),
+    made changes: the change needs them."""
     changes = "\n".join(b.text for b in blocks if b.kind == CHANGE)
-    free = set(_FREE.findall(changes)) - set(_ASSIGNED.findall(changes))
+    free = set(_FREE.findall(changes)) - set(_ASSIGNED.findall(changes)) - set(_FREE.findall(document))
     for b in blocks:
         if b.kind == USAGE and b.why == _EXAMPLE and _definitions(b.text, language) & free:
             b.kind, b.why = CHANGE, ""
@@ -257,7 +257,8 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
     tagged = language_of_tag(b.tag) if b.tag else None
     if b.path is not None and not same_file(b.path, path):
         b.kind, b.why = OTHER, f"for {b.path}"
-    elif b.tag.lower() in _SHELL or any(_PROMPT.match(x) for x in b.text.splitlines()[:1]):
+    elif b.tag.lower() in _SHELL and not (language == "bash" and language_of_tag(b.tag) == "bash") \
+            or any(_PROMPT.match(x) for x in b.text.splitlines()[:1]):  # a shell script's own code is no command
         b.kind, b.why = USAGE, "a command or its output"
     elif (mine := _PACKAGE.search(b.text)) and (theirs := next(
             (m for x in own if (m := _PACKAGE.match(x))), None)) and mine.group(1) != theirs.group(1):
