@@ -220,7 +220,8 @@ class _Merger:
             return (f.kind == "class") == (s.kind == "class")
 
         scope = [f for f in self.symbols if f.parent == container and f.name == s.name and same_kind(f)]
-        if container is None and s.parent is None and self._method_like(s):  # a method pasted without its class
+        if container is None and s.parent is None and s.kind != "class" and self._method_like(s):
+            # a method pasted without its class (a class pasted indented, as in its namespace, is a class)
             scope = [f for f in self.symbols if f.name == s.name and f.kind == "method"] or scope
         if not scope and container is None and (s.parent is None or self.language == "markdown"):
             # a function that is a method in the file; a Markdown section under any heading

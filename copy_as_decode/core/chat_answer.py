@@ -16,6 +16,7 @@ read as `hints`, (relation, name) pairs, for core/block_merge.py.
 """
 import ast
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -121,7 +122,7 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
     fences = [] if _is_code(answer, language) else _fences(answer)
     if not fences:
         return Answer([Block(answer)], fenced=False)
-    own = {line.strip() for line in split_lines(document) if line.strip()}
+    own = Counter(line.strip() for line in split_lines(document) if line.strip())  # a line: how often the file has it
     top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
     defined = {s.name for s in outline(document, language)[1]} if language else set()
     blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language, document)
@@ -143,6 +144,7 @@ def _quoted(b: Block, others: list[Block], own: set[str]) -> bool:
 
 
 QUOTE_LIKE = 0.6  # the least difflib ratio of a quoted line to its rewrite
+COMMON = 2  # a line the file has more often than this is anyone's (`if err != nil {`), not a sign of the file's code
 
 
 def _needed(blocks: list[Block], language: str | None, document: str) -> list[Block]:
@@ -293,7 +295,7 @@ _IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var|lo
                      r"#include\b|use\s|using\s)")
 
 
-def _uses_only(text: str, own: set[str], top: set[str], language: str | None, stem: str | None) -> str | None:
+def _uses_only(text: str, own: Counter, top: set[str], language: str | None, stem: str | None) -> str | None:
     """Why a block is a usage example (calls and prints, maybe importing what the change defines, or the file
     itself) or a test of the change, defining nothing new or changed for the file and holding none of its
     lines; None when it is code of the file. (Python and
@@ -315,8 +317,10 @@ def _uses_only(text: str, own: set[str], top: set[str], language: str | None, st
         # an assignment defines only a name the file assigns itself (else it is the example's own variable)
         names = [next(g for g in m.groups() if g) for m in found if not (m.lastindex == 2 and language == "python")
                  or any(x.startswith((m.group(2) + " =", m.group(2) + ":")) for x in top)]
-    elif errors(text, language) and errors(named_language(language).statements.replace("{}", text), language):
-        return None  # a fragment its grammar reads neither alone nor as statements (a method without its class)
+    elif errors(text, language) and errors(named_language(language).statements.replace("{}", text), language) \
+            or min(len(x) - len(x.lstrip()) for x in lines) > 0:
+        return None  # a fragment its grammar reads neither alone nor as statements (a method without its class),
+        # or shown indented as it stands in the file (statements of a method's body), is code of the file
     else:
         names = [s.name for s in outline(text, language)[1]]
     tests = [n for n in names if n.lower().startswith("test")]
@@ -330,6 +334,7 @@ def _uses_only(text: str, own: set[str], top: set[str], language: str | None, st
         return None  # imports alone: the change's new imports
     if names and not tests:
         return None
-    held = sum(1 for x in code if len(x) > 3 and x in own and not _IMPORT.match(x))
+    # the file's own lines it holds but those it has everywhere: `return err` may be an example's too
+    held = sum(1 for x in code if len(x) > 3 and 0 < own[x] <= COMMON and not _IMPORT.match(x))
     # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`
     return _EXAMPLE if held * 3 < len(code) and any("(" in x for x in code) else None
