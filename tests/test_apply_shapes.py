@@ -195,3 +195,42 @@ def test_a_result_that_drops_what_a_marker_keeps_is_refused():
     assert merged(GO, block, "go") == right
     dropped = right.replace("\tcase string:\n\t\treturn st\n", "")
     assert "drops" in guarantee(GO, [block], dropped, "go", {"render"})
+
+
+def test_a_second_require_of_a_module_is_added_beside_the_first():
+    doc = ("'use strict';\n\nvar fs = require('fs');\nvar Stream = require('stream').Stream;\nvar crypto = require('crypto');\n"
+           "\nfunction pipe(a) {\n  return a instanceof Stream;\n}\n\nmodule.exports = pipe;\n")
+    answer = ("Next to the stream require:\n\n```js\nvar fs = require('fs');\nvar Stream = require('stream').Stream;\n"
+              "var Readable = require('stream').Readable;\nvar crypto = require('crypto');\n```\n\nThen:\n\n```js\n"
+              "function pipe(a) {\n  return a instanceof Stream || a instanceof Readable;\n}\n```\n")
+    want = doc.replace("var crypto", "var Readable = require('stream').Readable;\nvar crypto").replace(
+        "  return a instanceof Stream;", "  return a instanceof Stream || a instanceof Readable;")
+    assert merged(doc, answer, "javascript", "lib/pipe.js") == want
+
+
+def test_a_shell_scripts_own_bash_block_is_its_code_and_a_command_is_not():
+    script = "#!/bin/bash\nset -e\n\nusage() {\n    echo \"usage: $0 FILE\"\n}\n\nusage\n"
+    answer = ("```bash\nusage() {\n    echo \"usage: $0 FILE [-v]\" >&2\n}\n```\n\nRun it:\n\n```bash\n$ ./tool.sh -h\n```\n")
+    read = chat_answer.read(answer, script, "bash", "tool.sh")
+    assert [b.kind for b in read.blocks] == ["change", "usage"]
+    assert merged(script, answer, "bash", "tool.sh") == script.replace('FILE\"\n', 'FILE [-v]\" >&2\n')
+
+
+def test_a_class_shown_indented_in_its_namespace_is_the_class_not_its_constructor():
+    doc = ("namespace Demo\n{\n    public class Box\n    {\n        public Box() { }\n\n        public Box(int n) { N = n; }\n\n"
+           "        public int N;\n\n        public int Get()\n        {\n            return N;\n        }\n    }\n}\n")
+    block = ("    public class Box\n    {\n        // ... existing code ...\n\n        public int Get()\n        {\n"
+             "            return N + 1;\n        }\n    }\n")
+    assert merged(doc, block, "csharp") == doc.replace("return N;", "return N + 1;")
+
+
+def test_a_usage_snippet_of_lines_the_file_has_everywhere_is_left_out():
+    snippet = "```go\nf, err := os.Open(\"x\")\nif err != nil {\n\treturn err\n}\ndefer f.Close()\nrender(f)\n```\n"
+    noisy = GO.replace("func join(", "func open(p string) error {\n\tf, err := os.Open(p)\n\tif err != nil {\n\t\treturn err\n"
+                       "\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn f.Close()\n}\n\n"
+                       "func join(")
+    read = chat_answer.read("Fix:\n\n```go\n" + GO_FIX + "```\n\nUse it:\n\n" + snippet, noisy, "go")
+    assert [b.kind for b in read.blocks] == ["change", "usage"]
+
+
+GO_FIX = "func join(parts []string) string {\n\treturn strings.Join(parts, \"\")\n}\n"
