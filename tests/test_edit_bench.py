@@ -124,7 +124,8 @@ def test_geometric_means_are_of_per_case_ratios_on_the_same_cases():
     assert edit_bench.summarize(rows)["auto"]["geomean_vs_ngram"] == pytest.approx(1.0)  # 2x and 0.5x
 
 
-def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_function(monkeypatch):
+def _ran(monkeypatch, peers, lengths: dict) -> list[tuple[str, str]]:
+    """(case, row) in the order `measure` runs them, for `auto` and `peers` on cases of these lengths by name."""
     from copy_as_decode.cases.corpora import Case
     ran = []
     monkeypatch.setattr(edit_bench, "run_case", lambda engine, case, sel, *rest: ran.append((case.id, sel)) or
@@ -134,8 +135,30 @@ def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_f
                              edit=lambda *a, **k: None, prefill=lambda ids: 0, prompt_ids=lambda *a: [],
                              cache_snapshot=lambda: None)
     args = SimpleNamespace(model="m", selectors=["auto"], max_new_tokens=None)
-    short, long = (Case(name, "humanevalfix-python", "fix", "x = 1\n" * n, None) for name, n in (("s", 30), ("l", 300)))
-    edit_bench.measure(args, engine, {"llama-server": None, "llama-ngram": None}, [("humanevalfix-python", [short, long])])
+    cases = [Case(name, "humanevalfix-python", "fix", "x = 1\n" * n, None) for name, n in lengths.items()]
+    edit_bench.measure(args, engine, dict.fromkeys(peers), [("humanevalfix-python", cases)])
+    return ran
+
+
+def test_chat_rows_run_on_every_case_and_are_timed_against_the_local_engine_and_the_whole_file(monkeypatch, capsys):
+    ran = _ran(monkeypatch, edit_bench.CHATS, {"l": 300})
+    assert ran == [("l", "auto"), ("l", "llama-chat"), ("l", "llama-chat-ngram"), ("l", "llama-chat-whole")]
+
+    def row(case, selector, seconds, windows="1-9 (f)"):
+        return {"id": case, "selector": selector, "seconds": seconds, "sampled": 1, "spliced": 0, "exact": True,
+                "passed": None, "complete": True, "stop": "fence", "lines_lost": 0, "windows": windows, "text": "",
+                "again_prefilled": None, "prefilled": 0, "prefill_s": None, "unasked": 0}
+    rows = [row("a", "auto", 10.0), row("a", "llama-chat", 13.0), row("a", "llama-chat-whole", 260.0, ""),
+            row("b", "auto", 20.0), row("b", "llama-chat", 22.0), row("b", "llama-chat-whole", 220.0, "")]
+    s = edit_bench.summarize(rows)
+    assert s["llama-chat"]["time_vs_local"] == pytest.approx(1.2) and "time_vs_local" not in s["auto"]
+    assert s["llama-chat"]["time_vs_whole"] == pytest.approx((0.05 + 0.1) / 2)
+    edit_bench.print_chat({"corpora": {"locate-go": {"summary": s, "buckets": {}}}})
+    assert "| locate-go | llama-chat | 2 | 17.5 | 2 | 0 | 0 | 0 | 1.20x | 13.3x |" in capsys.readouterr().out
+
+
+def test_the_ngram_peer_rewrites_short_files_whole_and_long_ones_only_as_their_function(monkeypatch):
+    ran = _ran(monkeypatch, ("llama-server", "llama-ngram"), {"s": 30, "l": 300})
     assert ran == [("s", "auto"), ("s", "llama-server"), ("s", "llama-ngram"), ("l", "auto"), ("l", "llama-server")]
 
 
