@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -21,7 +22,18 @@ import pytest
 from json_reply import send_json
 
 from copy_as_decode.core.answer_code import AnswerCode
-from copy_as_decode.core.contract import EXIT_ERROR, EXIT_INCOMPLETE, OUTSIDE, PROSE, Cancelled, Hooks, IncompleteEdit
+from copy_as_decode.core.contract import (
+    EXIT_ERROR,
+    EXIT_INCOMPLETE,
+    EXIT_INTERRUPTED,
+    OUTSIDE,
+    PROSE,
+    SKIPPED,
+    UNPARSED,
+    Cancelled,
+    Hooks,
+    IncompleteEdit,
+)
 from copy_as_decode.core.outside_window import repeated
 from copy_as_decode.engine.prompts.prompt import REWRITE_SYSTEM
 from copy_as_decode.engine.remote.chat import ChatEngine, api_root
@@ -98,7 +110,7 @@ class FakeChat:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
 
     def bodies(self) -> list[dict]:
         return [body for path, body, _ in self.requests if path == "/v1/chat/completions"]
@@ -226,6 +238,17 @@ def test_the_whole_file_for_a_window_is_refused(fake):
     assert e.value.stop == OUTSIDE and e.value.text is None
 
 
+@pytest.mark.parametrize("answer, stop", [
+    (lambda text: text.replace("y - 5", "y +"), UNPARSED),                  # no longer parses
+    (lambda text: text.replace('    """Step 5."""\n', ""), SKIPPED),      # drops a line unasked
+])
+def test_the_front_checks_a_chat_answer_as_every_engine_s(fake, answer, stop):
+    fake.answer = lambda body: "```python\n" + answer(shown(body)) + "```\n"
+    with pytest.raises(IncompleteEdit) as e:
+        ChatEngine(fake.url).edit(DOC, INSTRUCTION)
+    assert e.value.stop == stop and e.value.text is not None  # offered for review, never written unreviewed
+
+
 def test_an_error_status_says_the_status_and_the_server_s_message(fake, monkeypatch):
     fake.status, fake.error = 404, 'model "qwen2.5-coder:7b" not found, try pulling it first'
     with pytest.raises(RemoteError, match=r'HTTP 404: model "qwen2.5-coder:7b" not found, try pulling it first'):
@@ -283,16 +306,19 @@ def test_apply_s_model_part_goes_to_the_chat_model(fake):
     assert "the model took" in result.stats.windows and len(fake.bodies()) == 1
 
 
-def test_the_worker_streams_the_window_s_new_lines(fake):
+def test_the_worker_streams_the_window_s_new_lines_and_says_no_change(fake):
     from copy_as_decode.engine.worker import Worker
     fake.delay = 0.01
-    edit = {"jsonrpc": "2.0", "id": 1, "method": "edit", "params": {"document": DOC, "instruction": INSTRUCTION}}
+    edits = [{"jsonrpc": "2.0", "id": k, "method": "edit", "params": {"document": doc, "instruction": INSTRUCTION}}
+             for k, doc in ((1, DOC), (2, GOLD))]  # the second is answered as it was: nothing to apply
     out = io.StringIO()
-    Worker(ChatEngine(fake.url), out=out).serve(io.StringIO(json.dumps(edit) + "\n"))
+    Worker(ChatEngine(fake.url), out=out).serve(io.StringIO("".join(json.dumps(e) + "\n" for e in edits)))
     messages = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert next(m for m in messages if m.get("id") == 1)["result"]["text"] == GOLD
+    answers = {m["id"]: m["result"] for m in messages if m.get("id") in (1, 2)}
+    assert answers[1]["text"] == GOLD and "status" not in answers[1]
+    assert answers[2]["status"] == "unchanged" and answers[2]["text"] == GOLD
     partials = [m["params"]["partial"] for m in messages if "partial" in m.get("params", {})]
-    assert partials and partials[-1]["lines"] == [31, 36]
+    assert partials and partials[0]["lines"] == [31, 36]
 
 
 def _cli(*args, **env) -> subprocess.CompletedProcess:
@@ -325,6 +351,22 @@ def test_the_command_line_writes_nothing_when_the_answer_is_refused_or_never_com
                 "--served-model", "fake-coder", "--request-timeout", "0.2")
     assert done.returncode == EXIT_ERROR and "no answer within 0.2 s" in done.stderr
     assert path.read_text() == DOC
+
+
+def test_ctrl_c_stops_the_command_line_s_request(fake, tmp_path):
+    path = tmp_path / "steps.py"
+    path.write_text(DOC)
+    fake.delay = 0.2  # about 20 s of answer
+    proc = subprocess.Popen([sys.executable, "-m", "copy_as_decode.cli", "edit", str(path), "-i", INSTRUCTION, "--write",
+                             "--inference", "chat", "--endpoint", fake.url, "--served-model", "fake-coder"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not fake.bodies() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # a few pieces in
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(10) == EXIT_INTERRUPTED
+    assert fake.gone.wait(5) and path.read_text() == DOC
 
 
 # ---- a real llama-server's chat route --------------------------------------------------------------------------
