@@ -229,7 +229,8 @@ def test_a_usage_snippet_of_lines_the_file_has_everywhere_is_left_out():
     noisy = GO.replace("func join(", "func open(p string) error {\n\tf, err := os.Open(p)\n\tif err != nil {\n\t\treturn err\n"
                        "\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn f.Close()\n}\n\n"
                        "func join(")
-    read = chat_answer.read("Fix:\n\n```go\n" + GO_FIX + "```\n\nUse it:\n\n" + snippet, noisy, "go")
+    answer = "Fix:\n\n```go\n" + GO_FIX + "```\n\nUse it:\n\n" + snippet
+    read = chat_answer.read(answer, noisy, "go")
     assert [b.kind for b in read.blocks] == ["change", "usage"]
 
 
