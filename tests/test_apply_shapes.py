@@ -226,9 +226,9 @@ def test_a_class_shown_indented_in_its_namespace_is_the_class_not_its_constructo
 
 def test_a_usage_snippet_of_lines_the_file_has_everywhere_is_left_out():
     snippet = "```go\nf, err := os.Open(\"x\")\nif err != nil {\n\treturn err\n}\ndefer f.Close()\nrender(f)\n```\n"
-    noisy = GO.replace("func join(", "func open(p string) error {\n\tf, err := os.Open(p)\n\tif err != nil {\n\t\treturn err\n"
-                       "\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn f.Close()\n}\n\n"
-                       "func join(")
+    check = "\tif err != nil {\n\t\treturn err\n\t}\n"
+    noisy = GO.replace("func join(", "func open(p string) error {\n\tf, err := os.Open(p)\n" + check * 3
+                       + "\treturn f.Close()\n}\n\nfunc join(")
     answer = "Fix:\n\n```go\n" + GO_FIX + "```\n\nUse it:\n\n" + snippet
     read = chat_answer.read(answer, noisy, "go")
     assert [b.kind for b in read.blocks] == ["change", "usage"]
