@@ -235,3 +235,14 @@ def test_a_usage_snippet_of_lines_the_file_has_everywhere_is_left_out():
 
 
 GO_FIX = "func join(parts []string) string {\n\treturn strings.Join(parts, \"\")\n}\n"
+
+
+def test_imports_code_and_more_imports_shown_together_each_go_their_way():
+    doc = "import json\nimport os\n\nfrom .util import slug\n\n\ndef name(x):\n    return slug(json.dumps(x))\n"
+    answer = ("```python\nimport json\nimport logging\nimport os\n\nlogger = logging.getLogger(__name__)\n\n"
+              "from .util import slug\n```\n\nThen:\n\n```python\ndef name(x):\n    logger.debug(\"naming %r\", x)\n"
+              "    return slug(json.dumps(x))\n```\n")
+    want = doc.replace("import json\nimport os\n", "import json\nimport logging\nimport os\n\n"
+                       "logger = logging.getLogger(__name__)\n").replace(
+        "    return slug", "    logger.debug(\"naming %r\", x)\n    return slug")
+    assert merged(doc, answer, "python") == want

@@ -404,14 +404,8 @@ class _Merger:
         opened = None  # the file statement a context run before this one opens (`switch x {`), when found once
         for (a, b), pin in zip(runs, pins or [(False, False)] * len(runs)):
             text = self.dedented[a:b]
-            if container is None and (key := _import_key(text[0], self.language)) is not None:
-                end = self._after_imports(a, b)
-                self._place_import(a, end, key)  # held or not by the file's own imports, not one in a function
-                rest = end
-                while rest < b and not self.dedented[rest].strip():
-                    rest += 1
-                if rest < b and not self._holds(self.dedented[rest:b], region) and not self._assignment(rest, b, region):
-                    self._below_imports(rest, b)
+            if container is None and _import_key(text[0], self.language) is not None:
+                self._place_head(a, b, region)
             elif held := self._holds(text, region):
                 opened = self._statement(held[-1] + len(text) - 1) if len(held) == 1 else None
             elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
@@ -442,6 +436,25 @@ class _Merger:
             node = node.parent
         return (k, node.end_point[0] + 1) if node.end_point[0] > k else None
 
+    def _place_head(self, a: int, b: int, region: tuple[int, int]) -> None:
+        """A run that opens with imports: each group of import statements placed among the file's imports, and
+        the code between or after them (`LOG = logging.getLogger(...)`) below the file's imports."""
+        while a < b:
+            end = self._after_imports(a, b)
+            self._place_import(a, end, _import_key(self.dedented[a], self.language))
+            rest = end
+            while rest < b and not self.dedented[rest].strip():
+                rest += 1
+            later = _imports(self.dedented[rest:b], self.language)
+            stop = rest + later[0][0] if later else b  # the next import statement, if code stands between
+            code = stop
+            while code > rest and not self.dedented[code - 1].strip():
+                code -= 1
+            if code > rest and not self._holds(self.dedented[rest:code], region) and \
+                    not self._assignment(rest, code, region):
+                self._below_imports(rest, code, self._import_end(a, end))
+            a = stop
+
     def _after_imports(self, a: int, b: int) -> int:
         """Where the run's leading import statements end: the lines after them (`LOG = logging.getLogger(...)`
         under the imports) are code of their own."""
@@ -453,12 +466,24 @@ class _Merger:
             end = e
         return a + end if end else b
 
-    def _below_imports(self, a: int, b: int) -> None:
-        """New top-level code an answer shows under its imports: after the file's import block, set apart by
-        the blank lines the block sets it apart with."""
+    def _import_end(self, a: int, b: int) -> int | None:
+        """Where (0-based) the file's statement ends that is the last of the block's imports in [a, b), when the
+        file has it as it is."""
+        mine = _imports(self.dedented[a:b], self.language)
+        if not mine:
+            return None
+        s, e, _ = mine[-1]
+        text = [x.strip() for x in self.dedented[a + s:a + e]]
+        return next((fe for fs, fe, _ in _imports(self.lines, self.language)
+                     if [x.strip() for x in self.lines[fs:fe]] == text), None)
+
+    def _below_imports(self, a: int, b: int, after: int | None = None) -> None:
+        """New top-level code an answer shows under its imports: after the file's import the block shows it
+        under (`after`), else after the file's import block, set apart by the blank lines the block sets it
+        apart with."""
         statements = _imports(self.lines, self.language)
-        at = _import_place(self.lines, statements, "", "\uffff", self.language) if statements else \
-            _head(self.lines, self.language)
+        at = after if after is not None else _import_place(self.lines, statements, "", "\uffff", self.language) \
+            if statements else _head(self.lines, self.language)
         gap = max(1, _blank_run(self.dedented, a))
         self._change(at, at, ["\n"] * gap + self.dedented[a:b], f"added lines {a + 1}-{b} of the block below the imports")
 
