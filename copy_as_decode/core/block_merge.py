@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from . import lazy_block
 from .document import indent_of, split_lines
@@ -423,8 +423,7 @@ class _Merger:
         """The lines [start, end) of the file's statement that opens on line k and goes on past it (a `switch`, a
         `match`, an `if` chain; by its syntax tree, or in Python by indentation): where the runs of a block that
         shows its first line, then a marker for the branches it keeps, belong. None when none opens there."""
-        from .parsers import parse
-        tree = parse("".join(self.lines), self.language)
+        tree = self.tree
         if tree is None:
             lead = len(_lead(self.lines[k]))
             end = k + 1
@@ -435,6 +434,17 @@ class _Merger:
         while node.parent is not None and node.parent.start_point[0] == k and node.parent.parent is not None:
             node = node.parent
         return (k, node.end_point[0] + 1) if node.end_point[0] > k else None
+
+    @cached_property
+    def file_imports(self) -> list[tuple[int, int, str]]:
+        """The file's import statements (its lines do not change during a merge: changes apply at its end)."""
+        return _imports(self.lines, self.language)
+
+    @cached_property
+    def tree(self):
+        """The file's syntax tree (None for a language no tree-sitter grammar reads)."""
+        from .parsers import parse
+        return parse("".join(self.lines), self.language)
 
     def _place_head(self, a: int, b: int, region: tuple[int, int]) -> None:
         """A run that opens with imports: each group of import statements placed among the file's imports, and
@@ -474,14 +484,13 @@ class _Merger:
             return None
         s, e, _ = mine[-1]
         text = [x.strip() for x in self.dedented[a + s:a + e]]
-        return next((fe for fs, fe, _ in _imports(self.lines, self.language)
-                     if [x.strip() for x in self.lines[fs:fe]] == text), None)
+        return next((fe for fs, fe, _ in self.file_imports if [x.strip() for x in self.lines[fs:fe]] == text), None)
 
     def _below_imports(self, a: int, b: int, after: int | None = None) -> None:
         """New top-level code an answer shows under its imports: after the file's import the block shows it
         under (`after`), else after the file's import block, set apart by the blank lines the block sets it
         apart with."""
-        statements = _imports(self.lines, self.language)
+        statements = self.file_imports
         at = after if after is not None else _import_place(self.lines, statements, "", "\uffff", self.language) \
             if statements else _head(self.lines, self.language)
         gap = max(1, _blank_run(self.dedented, a))
@@ -493,23 +502,24 @@ class _Merger:
         block shows before it, else before the one after it), else among the file's imports of its kind
         (`from` or `import`, `import` or `require`): at its sorted place when those are sorted, else after the
         last of them."""
-        statements = _imports(self.lines, self.language)
+        statements = self.file_imports
         mine = _imports(self.dedented[a:b], self.language)
         def apart(e: int, s: int) -> bool:  # more than blank lines between two statements
             return any(line.strip() for line in self.dedented[a + e:a + s])
         if not mine or mine[0][0] != 0 or mine[-1][1] < b - a or \
                 any(apart(e, s) for (_, e, _), (s, _, _) in zip(mine, mine[1:])):
             mine = [(0, b - a, key)]  # not statements end to end (blank lines between them apart): the run as one
-        where: list[tuple[int, int] | None] = []  # the file statement each of the block's is, or replaces
+        sames, helds = [], []  # per statement of the block: the file's forms of it, those it has as they are
         for s, e, k in mine:
             text = self.dedented[a + s:a + e]
-            same = self._same_import(statements, k, text)
-            held = [(fs, fe) for fs, fe in same if [x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text]]
-            where.append(held[0] if held else same[0] if len(same) == 1 else None)
+            sames.append(self._same_import(statements, k, text))
+            helds.append([(fs, fe) for fs, fe in sames[-1]
+                          if [x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text]])
+        # the file statement each of the block's is, or replaces
+        where = [held[0] if held else same[0] if len(same) == 1 else None for same, held in zip(sames, helds)]
         for n, (s, e, k) in enumerate(mine):
-            text = self.dedented[a + s:a + e]
-            same = self._same_import(statements, k, text)
-            if any([x.strip() for x in self.lines[fs:fe]] == [x.strip() for x in text] for fs, fe in same):
+            text, same = self.dedented[a + s:a + e], sames[n]
+            if helds[n]:
                 continue  # the file imports it so already (an import inside a function is not this one)
             if len(same) == 1:
                 fs, fe = same[0]

@@ -219,8 +219,10 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
-    return (_blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language) or _elided(a, reads, new)
-            or _survives(a, reads, new, symbols))
+    b = split_lines(new)
+    kept = _kept(a, b)
+    return (_blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language)
+            or _elided(a, reads, b, kept) or _survives(a, reads, b, kept, symbols))
 
 
 def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
@@ -255,11 +257,9 @@ def _runs_on(doc: str, reads: list[lazy_block.Block], new: str, language: str | 
     solid_doc = [x.strip() for x in split_lines(doc) if x.strip()]
     pairs = set(zip(solid_doc, solid_doc[1:]))
     for r in reads:
-        text = split_lines(r.text)
+        text, code, found = _located(r, have)
         solid = [k for k, line in enumerate(text) if line.strip()]
-        code = [k for k in solid if k not in r.markers]
-        found = _placed([text[k] for k in code], have) or []
-        for k, at in zip(code, found):
+        for k, at in zip(code, found or []):
             after = next((j for j in solid if j > k), None)
             if after is not None and after not in r.markers or not block_merge._lead(text[k]) \
                     or not _LEAVES.match(text[k]):
@@ -273,19 +273,16 @@ def _runs_on(doc: str, reads: list[lazy_block.Block], new: str, language: str | 
     return None
 
 
-def _elided(a: list[str], reads: list[lazy_block.Block], new: str) -> str | None:
+def _elided(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict[int, int]) -> str | None:
     """Why the result drops file lines that a block's marker keeps, or None. A marker stands for the file's
     lines between the nearest block lines around it that the result kept as file lines: those stay, but for as
     many as the block's new lines between them may replace. A marker after the block's last such line (before
     its first), indented into a body, keeps the rest (the start) of that body. (Within the definitions the
     blocks name the other checks let any line change: a merge that put a marker's span in the block's place
-    would lose those lines silently.)"""
-    b = split_lines(new)
-    kept = _kept(a, b)
+    would lose those lines silently.) `b`: the result's lines, `kept`: _kept(a, b)."""
     for r in reads:
-        lines = split_lines(r.text)
-        code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
-        if (found := _placed([lines[k] for k in code], b)) is None:
+        lines, code, found = _located(r, b)
+        if found is None:
             return None  # the block's lines are not all in order: the first check says so
         pos = dict(zip(code, found))
         for m in sorted(r.markers):
@@ -310,21 +307,19 @@ def _elided(a: list[str], reads: list[lazy_block.Block], new: str) -> str | None
 SLACK_LINES = 2  # file lines between two block lines beyond the block's own there, for them to be neighbours
 
 
-def _survives(a: list[str], reads: list[lazy_block.Block], new: str, symbols: list[Symbol]) -> str | None:
+def _survives(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict[int, int],
+              symbols: list[Symbol]) -> str | None:
     """Why the result keeps a file line that a block replaces, or None. Between two of a block's lines that the
     result kept as file lines of one function's body (the block's new lines between them), with no marker
     between them, the block shows all that
     stands there: a file line from between the two that the block does not show is one it replaced (an
     `else if` whose condition it rewrote), and it may not stay beside its replacement. (Between a class's
     header and a method the block shows, the class's other members and the method's comments stay: a class
-    shown in part stands for the rest.)"""
-    b = split_lines(new)
-    kept = _kept(a, b)
+    shown in part stands for the rest.) `b`: the result's lines, `kept`: _kept(a, b)."""
     own = {x.strip() for x in a}
     for r in reads:
-        lines = split_lines(r.text)
-        code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
-        if (found := _placed([lines[k] for k in code], b)) is None:
+        lines, code, found = _located(r, b)
+        if found is None:
             return None  # the block's lines are not all in order: the first check says so
         anchors = [(k, p) for k, p in zip(code, found) if kept.get(p) is not None]
         for (k1, p1), (k2, p2) in zip(anchors, anchors[1:]):
@@ -358,6 +353,14 @@ def _anchor(m: int, step: int, n: int, markers: frozenset, pos: dict[int, int],
             made += 1
         k += step
     return None, None, made
+
+
+def _located(r: lazy_block.Block, have: list[str]) -> tuple[list[str], list[int], list[int] | None]:
+    """A block's lines, the indexes of its code lines (not blank, no marker), and where each of those is in
+    `have`, matched in order (None: not all are)."""
+    lines = split_lines(r.text)
+    code = [k for k, line in enumerate(lines) if line.strip() and k not in r.markers]
+    return lines, code, _placed([lines[k] for k in code], have)
 
 
 def _unmatched(want: list[str], have: list[str]) -> list[str]:
