@@ -50,6 +50,8 @@ def test_lines_lost_count_only_what_the_gold_did_not_delete():
 def test_an_instruction_that_asks_for_a_deletion_is_recognised():
     assert asks_deletion("Remove the unused imports.") and asks_deletion("Delete `last_word`.")
     assert not asks_deletion("Fix the bug in first_word.") and not asks_deletion("Rename it to head_word.")
+    # "cut off" tells a symptom (a truncated value), not a wish to delete: the tail a rewrite drops is still refused
+    assert asks_deletion("Cut the debug print.") and not asks_deletion("The closing brace is cut off; fix it.")
 
 
 BIG = "".join(f"def f{k}(x):\n" + "".join(f"    x = x + {k * 100 + j}\n" for j in range(12)) + "    return x\n\n\n"

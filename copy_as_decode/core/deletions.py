@@ -16,7 +16,7 @@ from .document import bare, split_lines
 from .statements import dropped
 
 # An instruction that asks for lines to go; only then may an edit delete at the head or tail.
-_DELETING = re.compile(r"\b(remove|delete|drop|strip|cut|get rid of|erase|trim|truncate|shorten|shorter|clear|"
+_DELETING = re.compile(r"\b(remove|delete|drop|strip|cut(?! off)|get rid of|erase|trim|truncate|shorten|shorter|clear|"
                        r"simplif\w*|condense|collapse|consolidate|inline|merge|should(?: not|n't) be (?:there|here))\b",
                        re.I)
 # An instruction that asks for a fix and says nothing of what to change: taking out the wrong statement may be the
