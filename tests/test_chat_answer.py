@@ -193,3 +193,88 @@ def test_a_go_block_of_another_package_is_another_file():
     read = chat_answer.read(answer, go, "go", "toml/encode.go")
     assert [b.kind for b in read.blocks] == [CHANGE, OTHER]
     assert "in package main, not toml" in read.blocks[1].why
+
+
+KOTLIN = """package demo
+
+fun Enum<*>.toJSValue(): Any? {
+  return name
+}
+"""
+
+
+@pytest.mark.parametrize("lead", ["So for", "For enums like", "Example:", "## Usage"])
+def test_a_block_the_prose_offers_as_a_case_or_an_example_is_not_merged(lead):
+    answer = f"""Fall back to the name:
+
+```kotlin
+fun Enum<*>.toJSValue(): Any? {{
+  return ordinal.toString()
+}}
+```
+
+{lead}
+
+```kotlin
+enum class Quality(val width: Int, val height: Int) {{
+  HD(1280, 720)
+}}
+```
+"""
+    read = chat_answer.read(answer, KOTLIN, "kotlin", "Convert.kt")
+    assert [b.kind for b in read.blocks] == [CHANGE, USAGE]
+    assert "Quality" in read.blocks[1].why or "example" in read.blocks[1].why
+
+
+def test_a_case_the_change_uses_is_merged_though_the_prose_runs_on_into_it():
+    answer = """For enums like
+
+```kotlin
+enum class Quality(val width: Int) {
+  HD(1280)
+}
+```
+
+pass them through:
+
+```kotlin
+fun Enum<*>.toJSValue(): Any? {
+  return if (this is Quality) width else name
+}
+```
+"""
+    read = chat_answer.read(answer, KOTLIN, "kotlin", "Convert.kt")
+    assert [b.kind for b in read.blocks] == [CHANGE, CHANGE]
+
+
+def test_a_heading_that_names_another_path_makes_its_block_another_file_s():
+    answer = """## 1. `lib/receiver.js`
+
+```js
+function check() {}
+```
+
+## 2. `lib/constants.js`: allow the new value
+
+```js
+const BINARY_TYPES = ['nodebuffer', 'uint8array'];
+```
+"""
+    read = chat_answer.read(answer, "function check() { return 1; }\n", "javascript", "lib/receiver.js")
+    assert [b.kind for b in read.blocks] == [CHANGE, OTHER]
+
+
+def test_output_that_shares_only_brackets_with_the_file_is_output():
+    answer = """```lua
+print(json.encode({ name = "x" }, { indent = true }))
+```
+
+```
+{
+  "name":"x"
+}
+```
+"""
+    document = "local json = {}\nfunction json.encode(t)\n  return {\n  }\nend\nreturn json\n"
+    read = chat_answer.read(answer, document, "lua", "dkjson.lua")
+    assert read.blocks[1].kind == USAGE and read.blocks[1].why == "output, not code"

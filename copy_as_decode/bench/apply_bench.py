@@ -167,15 +167,22 @@ def run_apply(case: dict, engine) -> dict:
 
 def for_the_file(case: dict) -> list[str]:
     """The answer's blocks meant for the file, as a user clicks Apply on them: those that hold a new line the
-    expected change adds (the answer itself when it is one bare block)."""
-    from copy_as_decode.core import chat_answer
+    expected change adds, and most of whose lines (but lazy markers) the expected file has (a usage script that
+    imports what the change imports is not one); the answer itself when it is one bare block."""
+    from copy_as_decode.core import chat_answer, lazy_block
     from copy_as_decode.core.deletions import hunks
     from copy_as_decode.core.document import split_lines
     after, own = split_lines(case["after"]), {x.strip() for x in split_lines(case["before"])}
     added = {x.strip() for _, _, j1, j2 in hunks(case["before"], case["after"]) for x in after[j1:j2]
              if len(x.strip()) > 3 and x.strip() not in own}  # new lines, not a `}` the file has everywhere
+    meant = {x.strip() for x in after}
+
+    def for_it(text: str) -> bool:
+        read = lazy_block.read(text, case["before"])
+        code = [x.strip() for k, x in enumerate(split_lines(text)) if x.strip() and k not in read.markers]
+        return any(x in added for x in code) and 2 * sum(x in meant for x in code) >= len(code)
     blocks = chat_answer.read(case["block"]).blocks
-    return [b.text for b in blocks if any(x.strip() in added for x in split_lines(b.text))] or [case["block"]]
+    return [b.text for b in blocks if for_it(b.text)] or [case["block"]]
 
 
 def run_endpoint(case: dict, server) -> dict:

@@ -27,6 +27,7 @@ from functools import cached_property, lru_cache
 
 from . import lazy_block
 from .document import indent_of, split_lines
+from .languages import named as named_language
 from .outline import Symbol, outline
 
 # the file's outline, read once for the merge and the check of its result (engine/apply.py)
@@ -236,6 +237,14 @@ class _Merger:
         if len(scope) > 1:  # overloads: those whose header (its parameters) is the block's, when any is
             header = self.dedented[s.header - 1 - self.offset].strip()
             scope = [f for f in scope if self.lines[f.header - 1].strip() == header] or scope
+        if len(scope) > 1 and s.kind == "class":  # declarations of one type: Rust's `impl`s, C#'s partial classes
+            header = " ".join(self.dedented[s.header - 1 - self.offset].split())
+            theirs = [" ".join(self.lines[f.header - 1].split()) for f in scope]
+            if header not in theirs and len(set(theirs)) == len(theirs):
+                return None  # another `impl Trait for Type` than the file's: a new one
+            kids = {c.name for c in self._children(s)}
+            holding = [f for f in scope if kids & {g.name for g in self.symbols if g.parent == f}]
+            scope = holding if len(holding) == 1 else scope
         if len(scope) > 1:
             scope = self._likest_symbol(s, scope)
         if len(scope) > 1:  # alike: the one in the class the answer's prose names ("in `EmailStr`")
@@ -337,6 +346,13 @@ class _Merger:
                 return self._insert_symbol(s, [], [], matched, classes[0])
             self._defer(a, b, None, f"`{s.name}` is a new method and the answer does not say its class")
             return
+        elif container is None and s.kind != "class" and (lang := named_language(self.language)) and lang.before_use:
+            self._defer(a, b, None, f"`{s.name}` is new, the answer does not say where, and "
+                        f"{lang.name.capitalize()} defines a function before the code that calls it")
+            return
+        elif len(siblings) > 1 and siblings[-1].name.lower() in ("tests", "test") and siblings[-1].kind != "function":
+            nxt = siblings[-1]  # the file's test module stays last
+            at, indent, where = nxt.start - 1, _lead(self.lines[nxt.header - 1]), f"before `{nxt.qualname}`"
         elif siblings:
             last = siblings[-1]
             at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"
@@ -374,8 +390,15 @@ class _Merger:
         method = container is None and self._method_like(s)
         named = {name for rel, name in self.hints if rel == "named"}
         found = [(rel, f) for rel, name in self.hints if rel != "named" for f in self.symbols
-                 if name in (f.name, f.qualname) and (f.parent == container if not method else
-                                                      f.parent is not None and f.parent.kind == "class")]
+                 if name in (f.name, f.qualname) and (f.parent == container if not method else f.parent is not None)]
+        if not found:  # a name the header of one definition of the scope holds: "after the `MulAssign` impl"
+            found = [(rel, f[0]) for rel, name in self.hints if rel != "named" and len(f := [
+                g for g in self.symbols if g.parent == container and re.search(
+                    rf"(?<![\w$]){re.escape(name)}(?![\w$])", self.lines[g.header - 1])]) == 1]
+        if not found and container is None and not method:
+            found = [(rel, f) for rel, name in self.hints if rel != "named" and (f := self._statement_of(name))]
+            return (max if found and found[0][0] == "after" else min)(found, key=lambda x: x[1].start) \
+                if found and len({rel for rel, _ in found}) == 1 else None
         if len({f.parent for _, f in found}) > 1:  # the class the prose names
             found = [(rel, f) for rel, f in found if f.parent is not None and f.parent.name in named]
         if not found or len({(rel, f.parent) for rel, f in found}) > 1:
@@ -386,6 +409,17 @@ class _Merger:
         if at[-1] - at[0] != len(at) - 1:
             return None
         return found[-1] if found[0][0] == "after" else found[0]
+
+    def _statement_of(self, name: str) -> Symbol | None:
+        """The file's one top-level statement that assigns `name` (`const DEFER_EVENT = 6;`, not a definition
+        the outline has), as a symbol a new definition can go after or before; None when none or several do."""
+        assigns = re.compile(rf"^(?:[\w$]+\s+)*{re.escape(name)}\s*(?::[^=]*)?:?=(?!=)")
+        found = [k for k, line in enumerate(self.lines) if line[:1].strip() and assigns.match(line)]
+        if len(found) != 1:
+            return None
+        k = found[0]
+        span = self._statement(k)
+        return Symbol(name, name, "statement", k + 1, span[1] if span else k + 1, k + 1)
 
     def _pins(self, runs: list[tuple[int, int]], a: int, b: int, covered: set) -> list[tuple[bool, bool]]:
         """For each run inside a container's block lines [a, b): whether nothing (no marker, no placed symbol)
@@ -409,8 +443,44 @@ class _Merger:
             elif held := self._holds(text, region):
                 opened = self._statement(held[-1] + len(text) - 1) if len(held) == 1 else None
             elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
-                    opened and self._anchor(a, b, opened, None, *pin)):
+                    opened and self._anchor(a, b, opened, None, *pin)) and not self._before_next(a, b, region) \
+                    and not ((named := self._named(container)) and self._bounded(a, b, named)
+                             and self._anchor(a, b, named, None, *pin)):
                 self._defer(a, b, container, "its place in the file is not certain")
+
+    def _named(self, container: Symbol | None) -> tuple[int, int] | None:
+        """The lines [start, end) of the one function of the scope the answer's prose names ("In
+        `configureAudioSession()`:"), where a fragment found nowhere else for certain belongs, when the fragment
+        opens and closes with lines of it (`_bounded`); None when the prose names none or several."""
+        named = {name for rel, name in self.hints if rel == "named"}
+        found = [f for f in self.symbols if f.name in named and f.kind in ("function", "method")
+                 and (container is None or f.parent == container)]
+        return (found[0].start - 1, found[0].end) if len(found) == 1 else None
+
+    def _bounded(self, a: int, b: int, region: tuple[int, int]) -> bool:
+        """Whether the region holds the run's first and last lines (stripped): the run's new lines lie between
+        lines of the file, so they replace or add to what is there, not some line before or after it."""
+        have = {line.strip() for line in self.lines[region[0]:region[1]]}
+        solid = [line.strip() for line in self.dedented[a:b] if line.strip()]
+        return bool(solid) and solid[0] in have and solid[-1] in have
+
+    def _before_next(self, a: int, b: int, region: tuple[int, int]) -> bool:
+        """A new top-level assignment the block shows right above a line the file has once (`var VALID =
+        /.../;` above the changed `setBoundary`): inserted above that line and the comments above it, with the
+        block's blank lines between them. False when the run is not that, or the next line is not the file's
+        once."""
+        code = [x.strip() for x in self.dedented[a:b] if x.strip() and not x.strip().startswith(_COMMENTS)]
+        own = {x.strip() for x in self.lines}
+        if region != (0, len(self.lines)) or not code or any(x in own for x in code) or not _ASSIGNS.match(code[0]):
+            return False  # only a new top-level assignment: other new lines above a file line may replace it
+        nxt = next((k for k in range(b, len(self.dedented)) if self.dedented[k].strip()), None)
+        if nxt is None or nxt in self.markers or len(held := self._holds([self.dedented[nxt]], region)) != 1:
+            return False
+        at = held[0]
+        while at > region[0] and self.lines[at - 1].strip().startswith(_COMMENTS):
+            at -= 1
+        self._change(at, at, self.dedented[a:nxt], f"added lines {a + 1}-{b} of the block above line {at + 1}")
+        return True
 
     def _holds(self, text: list[str], region: tuple[int, int]) -> list[int]:
         """Where (0-based file lines) the region holds the run's lines, stripped, in a row."""
@@ -582,13 +652,19 @@ class _Merger:
         every = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size]
         blocks = [m for m in every
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
+        if (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1:
+            blocks = [m for m in blocks if m.b >= found[0]]  # a run that opens with a branch starts at the file's
         ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
-        while len(blocks) > 1 and not pin_end and blocks[-1].b - _end(blocks[-2], "b") > \
-                blocks[-1].a - _end(blocks[-2], "a") + STRAY:
+        def apart(m, n) -> bool:  # the file's lines between two matches, past the run's own there (a statement
+            # written over several lines counts once: a one-line rewrite of a four-line command takes its place)
+            return statements(have[_end(m, "b"):n.b], blank=True) > statements(run[_end(m, "a"):n.a], blank=True) \
+                + STRAY
+        while len(blocks) > 1 and not pin_end and apart(blocks[-2], blocks[-1]):
             blocks.pop()  # a last match far past the one before it, over file lines the run does not show: another
-        while len(blocks) > 1 and not pin_start and blocks[1].b - _end(blocks[0], "b") > \
-                blocks[1].a - _end(blocks[0], "a") + STRAY:
+        while len(blocks) > 1 and not pin_start and apart(blocks[0], blocks[1]):
             blocks.pop(0)  # place's line like it (a `return false` of the next branch), not the run's own
+        labelled = False  # the run's ends found by its branches' labels (`_arm_start`, `_arm_end`)
+        own = Counter(line.strip() for line in self.lines)
         found = sum(1 for m in blocks for k in range(m.size) if len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1)
         if found < 2 <= sum(map(bool, run)) - WEAK and not (pin_start or pin_end):
             return False  # one line of many found once in the file: too little to know where the rest goes
@@ -605,15 +681,39 @@ class _Merger:
             while self.language in BRACED and first.size > 1 and _depth(run[:first.a]) > 0 \
                     and _depth(run[first.a:first.a + 1]) < 0 and not run[first.a].strip("})]; ,"):
                 first = first._replace(a=first.a + 1, b=first.b + 1, size=first.size - 1)
+            # blank lines that end (open) the kept lines, before (after) the run's new ones: the file's spacing
+            # stays on the far side of what the run adds (a logger shown under the imports keeps the file's two
+            # blank lines before the code below it)
+            while last.size > 1 and last.a + last.size < len(run) and not run[last.a + last.size - 1]:
+                last = last._replace(size=last.size - 1)
+            while first.size > 1 and first.a > 0 and not run[first.a]:
+                first = first._replace(a=first.a + 1, b=first.b + 1, size=first.size - 1)
             # the run's lines before its first kept line replace as many file lines as are like them (edited
             # lines), and the others are new: inserted, so no file line the run does not show is lost
-            start = lo if pin_start else lo + first.b - self._like_edge(run[:first.a][::-1], have[:first.b][::-1])
-            end = hi if pin_end else lo + last.b + last.size + self._like_edge(run[last.a + last.size:],
-                                                                                have[last.b + last.size:])
+            # a branch under a label the file lacks is new: its lines are inserted, none of them an edit of the
+            # file's branch beside it (`return -operand;` of `case MINUS` stays beside a new `case INCR`)
+            new = _new_arms(run, self._arm_labels(have, lo, first.b))
+            before = run[:first.a][::-1]
+            before = before[:next((k for k in range(len(before)) if first.a - 1 - k in new), len(before))]
+            new = _new_arms(run, self._arm_labels(have, lo, last.b + last.size - 1))
+            after = run[last.a + last.size:]
+            after = after[:next((k for k in range(len(after)) if last.a + last.size + k in new), len(after))]
+            nb, na = self._like_edge(before, have[:first.b][::-1]), self._like_edge(after, have[last.b + last.size:])
+            edits = [(x, y) for lines, near, n in ((before, have[:first.b][::-1], nb),
+                                                   (after, have[last.b + last.size:], na))
+                     for k, j in like_pairs(lines, near[:n])[1] if (x := lines[k]) != (y := near[j])]
+            here = self._inner(lo + first.b)
+            if any(len(x) > 12 and own[x] == 1 and self._inner(next(
+                    k for k, line in enumerate(self.lines) if line.strip() == x)) != here for x, _ in edits):
+                return False  # a line another definition has as it is, taken as an edit of a line like it here:
+                # the run's lines point two ways (the `throw` of another function's switch)
+            start = lo if pin_start else lo + first.b - nb
+            end = hi if pin_end else lo + last.b + last.size + na
             # an end line the file has more than once, matched right beside the unique ones: the run ends there
             # (it may insert lines between them)
             tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
-                         and 0 <= m.b - last.b - last.size <= m.a - last.a - last.size + 1), None)
+                         and 0 <= m.b - last.b - last.size and statements(have[last.b + last.size:m.b], blank=True)
+                         <= statements(run[last.a + last.size:m.a], blank=True) + 1), None)
             head = next((m for m in every if m.a == 0 and m.size <= first.a and m.b + m.size <= first.b
                          and first.b - m.b - m.size <= first.a - m.size + 3), None)
             if tail is not None and not pin_end:
@@ -625,7 +725,16 @@ class _Merger:
                 start = lo + head.b
             elif (found := _context(run[:first.a], have, first.b, after=False)) is not None and not pin_start:
                 start = lo + found
+            if not pin_start and (arm := lo + self._arm_start(run, have, lo, first)) < start:
+                start, labelled = arm, True
+            if not pin_end and (arm := lo + self._arm_end(run, have, lo, last, a, b)) > end:
+                end, labelled = arm, True
             ref, at = a + first.a, lo + first.b
+        elif (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1 \
+                and not any(_arm(x) for x in run[1:]) and not (pin_start or pin_end):
+            # one branch, none of its lines kept: the file's branch under its label, rewritten whole
+            start, end = lo + found[0], lo + self._arm_close(have, lo, found[0])
+            ref, at, labelled = a, start, True
         else:  # no line kept as it was: the run's ends are edited lines of the file, found by likeness
             head, tail = _likest(run[0], have), _likest(run[-1], have)
             if head is None and not pin_start or tail is None and not pin_end:
@@ -636,9 +745,10 @@ class _Merger:
         if not lo <= start <= end <= hi or at >= len(self.lines):
             return False
         kept = set(run)
-        dropped = sum(1 for line in self.lines[start:end] if line.strip() and line.strip() not in kept)
-        if dropped > sum(1 for line in run if line and line not in set(have[start - lo:end - lo])):
-            return False  # the file lines it would replace are not the run's: their place is not certain
+        dropped = statements([line.strip() for line in self.lines[start:end] if line.strip() not in kept])
+        if not labelled and dropped > statements([line for line in run if line not in set(have[start - lo:end - lo])]):
+            return False  # the file statements it would replace are not the run's: their place is not certain
+            # (a branch found by its label is the run's, whatever its old body)
         new = _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at]))
         if self.language == "markdown":  # a paragraph the block sets apart by blank lines stays apart in the file
             if a > 0 and not self.block[a - 1].strip() and start > 0 and self.lines[start - 1].strip():
@@ -653,10 +763,78 @@ class _Merger:
             self.last = inner.qualname
         return True
 
+    def _inner(self, k: int) -> Symbol | None:
+        """The innermost definition that holds file line k (0-based), or None."""
+        around = [f for f in self.symbols if f.start - 1 <= k < f.end]
+        return min(around, key=lambda f: f.end - f.start) if around else None
+
+    def _arm_labels(self, have: list[str], lo: int, j: int) -> set[str]:
+        """The labels of the branches beside file line `lo + j` (`have[j]`), when it is a branch's head or in its
+        body: the branch heads at that one's indentation, up to the lines indented less around them (its
+        `switch`); else none."""
+        depth = len(_lead(self.lines[lo + j]))
+        head = next((k for k in range(j, -1, -1) if have[k] and (k == j or len(_lead(self.lines[lo + k])) < depth)
+                     and (_arm(have[k]) or k < j)), None)
+        if head is None or not _arm(have[head]):
+            return set()
+        lead = len(_lead(self.lines[lo + head]))
+        out = set()
+        for walk in (range(head, -1, -1), range(head + 1, len(have))):
+            for k in walk:
+                line = self.lines[lo + k]
+                if line.strip() and len(_lead(line)) < lead:
+                    break
+                if len(_lead(line)) == lead and (label := _arm(have[k])):
+                    out.add(label)
+        return out
+
+    def _arm_start(self, run: list[str], have: list[str], lo: int, first) -> int:
+        """Where the run starts in the file region's `have` by its first branch: a branch head the run shows before
+        its first kept line (only blank lines before it), which the file has once under the same label with no
+        other branch between it and that kept line, is the file's branch rewritten (Kotlin's `null -> a` made
+        `null ->` and a body); else the kept line."""
+        k = next((k for k, x in enumerate(run[:first.a]) if x), None)
+        label = _arm(run[k]) if k is not None else None
+        found = [j for j, x in enumerate(have[:first.b]) if label is not None and _arm(x) == label]
+        if len(found) != 1 or any(_arm(x) for x in have[found[0] + 1:first.b]):
+            return first.b
+        return found[0]
+
+    def _arm_end(self, run: list[str], have: list[str], lo: int, last, a: int, b: int) -> int:
+        """Where the run (block lines [a, b)) ends in `have` by its last branch: a branch head at or after the
+        run's last kept line, the rest of the run that branch's new body (no marker inside the body follows it),
+        which the file has once under the same label with no other branch between, ends where the file's
+        branch does (its old body goes, `break` and all); else after the last kept line."""
+        done = last.b + last.size
+        k = next((k for k in range(len(run) - 1, last.a + last.size - 2, -1) if _arm(run[k])), None)
+        m = next((m for m in range(b, len(self.dedented)) if self.dedented[m].strip()), None)
+        if k is not None and m in self.markers and len(_lead(self.dedented[m])) > len(_lead(self.dedented[a + k])):
+            return done  # a marker in the branch's body stands for the rest of it
+        found = [j for j, x in enumerate(have) if k is not None and j >= done - 1 and _arm(x) == _arm(run[k])]
+        if len(found) != 1 or any(_arm(x) for x in have[done:found[0]]) or k >= last.a + last.size and \
+                found[0] < done:
+            return done
+        return self._arm_close(have, lo, found[0])
+
+    def _arm_close(self, have: list[str], lo: int, j: int) -> int:
+        """Where the branch whose head is `have[j]` ends in `have` (exclusive): at the next head at its
+        indentation, or a line indented less, or its `switch`'s closing line; its blank lines after it left out."""
+        lead = len(_lead(self.lines[lo + j]))
+        t = j + 1
+        while t < len(have):
+            line = self.lines[lo + t]
+            if line.strip() and (len(_lead(line)) < lead or len(_lead(line)) == lead and (
+                    _arm(have[t]) or have[t].startswith(("}", "end")))):
+                break
+            t += 1
+        while t > j + 1 and not have[t - 1]:
+            t -= 1
+        return t
+
     def _like_edge(self, run: list[str], have: list[str]) -> int:
         """_like_run, where the file lines it would replace hold the brackets the run's lines do: a `}` the run
         closes its own new `if {` with is not the file's `}` beside it, which closes another block."""
-        n = _like_run(run, have)
+        n = like_run(run, have)
         if self.language in BRACED and _depth(have[:n]) != _depth(run):  # all of the run takes their place
             return 0
         return n
@@ -766,6 +944,34 @@ def _context(lines: list[str], have: list[str], at: int, after: bool) -> int | N
     return None
 
 
+_GOES_ON = ("\\", "|", "&&", "||")  # a line that ends so goes on on the next
+
+
+def _goes_on(lines: list[str]) -> bool:
+    """Whether the statement the (stripped) lines start goes on past them (a bracket left open, a `\\`)."""
+    return statements(lines + ["x"]) <= statements(lines)
+
+
+def statements(lines: list[str], blank: bool = False) -> int:
+    """How many statements the (stripped) lines start: a line inside parentheses or brackets an earlier one left
+    open, or after one that goes on (`\\`, `|`, `&&`), is that one's (a command substitution over four lines is
+    one; a `{` body's lines are statements of their own). With `blank`, a blank line counts as one."""
+    count = depth = 0
+    going = False
+    for line in lines:
+        if not line:
+            count += blank
+            continue
+        count += depth <= 0 and not going
+        depth = max(0, depth + sum(line.count(o) - line.count(c) for o, c in ("()", "[]")))
+        going = line.endswith(_GOES_ON)
+    return count
+
+
+_COMMENTS = ("#", "//", "/*", "*", "--")  # how a comment line starts (`--`: Lua's, SQL's)
+_ASSIGNS = re.compile(r"^(?:[\w$]+\s+)*[\w$.]+\s*(?::[^=]*)?:?=(?!=)")  # `var X = ...`, `X: int = ...`, `x := ...`
+
+
 def _end(m, side: str) -> int:
     """Where a difflib match ends on one side ("a", "b")."""
     return getattr(m, side) + m.size
@@ -776,11 +982,17 @@ def _depth(lines: list[str]) -> int:
     return sum(line.count(o) - line.count(c) for line in lines for o, c in ("{}", "()", "[]"))
 
 
-def _like_run(run: list[str], have: list[str]) -> int:
+def like_run(run: list[str], have: list[str]) -> int:
     """How many of `have`'s first lines are, one by one, like `run`'s (blank beside blank, else at least LIKE_RUN
     alike), the run's last line like the one after them with the run's other lines new before it (`say
     "skipping"` before the `return false` that takes the place of `return true`); the rest of `run` is new."""
+    return like_pairs(run, have)[0]
+
+
+def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, int]]]:
+    """like_run's count, and the (run index, `have` index) of each pair of like lines it found."""
     n = solid = r = 0  # blank lines count only when a like line follows them
+    pairs = []
     while n < len(have) and r < len(run):
         if not have[n]:
             r += not run[r]
@@ -790,17 +1002,48 @@ def _like_run(run: list[str], have: list[str]) -> int:
             None, run[k], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[k], have[n])), None)
         if k is None:
             break
+        pairs.append((k, n))
         r, n = k + 1, n + 1
+        if not _goes_on([run[k]]):  # a whole statement, in place of one the file writes over several lines
+            at = n - 1
+            while n < len(have) and _goes_on(have[at:n]):
+                n += 1
         solid = n
-    return solid
+    return solid, pairs
 
 
-_LABEL = re.compile(r"^(?:case|when)\b")  # a branch's label: `case 1:`, `when :a`
+# a branch's head and its label: `case 1:`, `case .began:`, `when :a`, `default:`, and an arm before its arrow
+# (Kotlin's `null ->`, Rust's `Some(x) =>`, a Java switch rule) that is not an assignment, a lambda or a statement
+_ARM = re.compile(r"^(?:@unknown\s+)?(?:(?P<label>case\b[^:]*?|default)\s*(?::|->|=>|$)|(?P<when>when\b.*?)\s*(?:\bthen\b|$))"
+                  r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(][^={};]*?)"
+                  r"\s*(?:->|=>)")
+
+
+def _arm(line: str) -> str | None:
+    """The label of a branch whose head is the (stripped) line, or None: how a changed `case` is told from a
+    new one beside it, whatever the two's bodies."""
+    m = _ARM.match(line)
+    if m is None:
+        return None
+    label = m.group("label") or m.group("when") or m.group("arrow")
+    return " ".join(label.split()) if _depth([label]) == 0 else None
+
+
+def _new_arms(run: list[str], labels: set[str]) -> set[int]:
+    """The indexes of the run's lines in a branch under a label not among `labels`, its head and its body."""
+    out, new = set(), False
+    for k, line in enumerate(run if labels else ()):
+        if label := _arm(line):
+            new = label not in labels
+        if new:
+            out.add(k)
+    return out
 
 
 def _other_label(line: str, other: str) -> bool:
-    """Two branch labels of different values: a new `case` beside the file's, never an edit of it."""
-    return bool(_LABEL.match(line)) and bool(_LABEL.match(other)) and line != other
+    """Two branch heads of different labels: a new `case` beside the file's, never an edit of it."""
+    a, b = _arm(line), _arm(other)
+    return a is not None and b is not None and a != b
 
 
 def _likest(line: str, have: list[str]) -> int | None:

@@ -41,10 +41,15 @@ _PATH = (r"[\w.\-/\\@]*\.(?:py|pyi|js|cjs|mjs|jsx|ts|tsx|go|rs|java|kt|c|h|cc|cp
 _PATH_LINE = re.compile(rf"^[^\w@.]*(?:(?:path|file(?:name)?)\s*[:=]\s*)?[`*_]*(?P<path>{_PATH})[`*_]*\s*:?\s*$", re.I)
 _PATH_IN = re.compile(rf"`(?P<path>{_PATH})`")
 _COMMENT_PATH = re.compile(rf"^\s*(?:#|//|/\*|<!--|--)\s*(?:(?:file|path)\s*:\s*)?(?P<path>{_PATH})\s*(?:\*/|-->)?\s*$", re.I)
-_HINT = re.compile(r"\b(right after|just after|directly after|immediately after|after|below|following|"
+# "after `f`", "right after the state constants (`A` ... `F`)": the place, and the names that give it (the last
+# of a range for "after", the first for "before")
+_HINT = re.compile(r"\b(right after|just after|directly after|immediately after|after|below|following|next to|"
+                   r"beside|alongside|"
                    r"right before|just before|directly before|immediately before|before|above)\b"
-                   r"(?:\s+(?:the|your|its|existing))?\s+(?:(?:method|function|class|definition)\s+)?"
-                   r"`(?P<name>[#\w.$]+?)(?:\(\))?`", re.I)
+                   r"(?:\s+(?:the|your|its|existing|current))*\s+(?:(?:method|function|class|definition)\s+|"
+                   r"[a-z][\w -]{0,30}\(|)"
+                   r"`(?P<name>[#\w.$]+?)(?:\(\))?`(?P<more>(?:\s*(?:…|\.\.\.|,|and|to|through|-|–)\s*"
+                   r"`[#\w.$]+?(?:\(\))?`)*)", re.I)
 _NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
 # a file's package (Go `package toml`, Java `package java.util;`): a block that declares another is another file
@@ -62,6 +67,7 @@ class Block:
     # mentions, ("named", name), which tell a class apart
     hints: list[tuple[str, str]] = field(default_factory=list)
     line: int = 1               # where it starts in the answer (1-based)
+    lead: str = ""              # the prose line right above it
 
     def describe(self) -> str:
         head = self.text.strip().splitlines()[0][:60] if self.text.strip() else ""
@@ -127,8 +133,11 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
     defined = {s.name for s in outline(document, language)[1]} if language else set()
     blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language, document)
     for b in blocks:
-        if b.kind == CHANGE and _quoted(b, [c for c in blocks if c.kind == CHANGE and c is not b], own):
+        others = [c for c in blocks if c.kind == CHANGE and c is not b]
+        if b.kind == CHANGE and _quoted(b, others, own):
             b.kind, b.why = USAGE, "a quote of the file's code as it is"
+        elif b.kind == CHANGE and (why := _illustration(b, others, document, language, defined)):
+            b.kind, b.why = USAGE, why
     return Answer(blocks, fenced=True)
 
 
@@ -141,6 +150,32 @@ def _quoted(b: Block, others: list[Block], own: set[str]) -> bool:
     theirs = {x.strip() for c in others for x in split_lines(c.text) if x.strip()}
     return bool(lines) and bool(others) and all(x in own and x not in theirs and any(
         SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs) for x in lines)
+
+
+# prose that runs on into the block ("for enums like", "so for", "e.g."): a case the answer talks about
+_RUNS_ON = re.compile(r"\b(?:like|such as|for|e\.g\.|i\.e\.|for example|for instance|say|given)\s*,?$", re.I)
+# prose that calls the block an example ("Example:", "## Usage", "To try it:")
+_EXAMPLE_LEAD = re.compile(r"^(?:#+\s*|\W*)(?:\d+\.\s*)?(?:an? )?(?:example|usage|for example|for instance|e\.g\."
+                           r"|to (?:try|test|use|verify|check) it)\b", re.I)
+
+
+def _illustration(b: Block, others: list[Block], document: str, language: str | None,
+                  defined: set[str]) -> str | None:
+    """Why a block is a case the prose speaks of ("for enums like" a new enum) rather than code for the file:
+    the sentence above it runs on into it, and it only defines names the file lacks, which neither the file nor
+    the answer's other blocks use; or None."""
+    example = bool(_EXAMPLE_LEAD.search(b.lead))
+    if not language or not example and not _RUNS_ON.search(b.lead):
+        return None
+    names = {s.name for s in outline(b.text, language)[1] if s.parent is None}
+    used = "\n".join([document] + [c.text for c in others])
+    if not names and not example or names & defined or any(
+            re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", used) for n in names):
+        return None
+    if not names:
+        return "an example, as the prose says: it defines nothing"
+    return f"a case the prose speaks of: it defines only {', '.join(f'`{n}`' for n in sorted(names))}, which " \
+           "nothing in the file or the change uses"
 
 
 QUOTE_LIKE = 0.6  # the least difflib ratio of a quoted line to its rewrite
@@ -228,17 +263,19 @@ def _fences(text: str) -> list[Block]:
         above = _prose_above(lines, tok.map[0])
         if named is None and above and (m := _PATH_LINE.match(above[-1])):
             named = m.group("path")
-        elif named is None and above and above[-1].rstrip().endswith(":") and (m := _PATH_IN.search(above[-1])):
+        elif named is None and above and (above[-1].rstrip().endswith(":") or above[-1].startswith("#")) \
+                and (m := _PATH_IN.search(above[-1])):  # "In `lib/a.js`:", "## 2. `lib/a.js`: allow it"
             named = m.group("path")
         code = split_lines(tok.content)
         if code and (m := _COMMENT_PATH.match(code[0])) and language_of_path(m.group("path")):
             named = named or m.group("path")
             code = code[1:]
         prose = " ".join(above)
-        hints = [("before" if h.group(1).lower().split()[-1] in ("before", "above") else "after", h.group("name"))
+        hints = [("before", h.group("name")) if h.group(1).lower().split()[-1] in ("before", "above") else
+                 ("after", ([h.group("name")] + re.findall(r"`([#\w.$]+?)(?:\(\))?`", h.group("more")))[-1])
                  for h in _HINT.finditer(prose)]
         hints += [("named", m.group("name")) for m in _NAMED.finditer(prose)]
-        out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1))
+        out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1, lead=above[-1] if above else ""))
     return out
 
 
@@ -280,11 +317,11 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
 
 
 def _output(text: str, own: set[str], language: str) -> bool:
-    """An untagged block that is not code of the file's language and holds none of its lines: what a run
-    prints."""
+    """An untagged block that is not code of the file's language and holds none of its lines (but brackets): what
+    a run prints."""
     from .syntax_check import errors
     lines = [x.strip() for x in split_lines(text) if x.strip()]
-    return bool(lines) and not any(x in own for x in lines) and bool(errors(text, language))
+    return bool(lines) and not any(x in own for x in lines if re.search(r"\w", x)) and bool(errors(text, language))
 
 
 _DEFINES = {"python": re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)"),

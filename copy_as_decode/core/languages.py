@@ -16,6 +16,8 @@ class Language:
     detected: bool = False          # core/outline.py tries it on a document of no known language
     extends: str | None = None      # the language whose every file it also reads (core/detect_language.py)
     statements: str = "{}"          # a file in which statements stand where `{}` is (a fragment read alone)
+    before_use: bool = False        # a top-level function must come before the code that calls it (Lua's
+                                    # `local function`, C's without a prototype, a shell's)
 
 
 # those detected in the order core/outline.py tries them on a document of no known language
@@ -28,17 +30,17 @@ LANGUAGES = (
     Language("go", (".go",), ("go",), statements="package p\nfunc f() {\n{}\n}\n"),
     Language("rust", (".rs",), ("rust",), statements="fn f() {\n{}\n}\n"),
     Language("java", (".java",), ("java",), statements="class C {\nvoid f() {\n{}\n}\n}\n"),
-    Language("c", (".c", ".h"), ("c",), statements="void f(void) {\n{}\n}\n"),
+    Language("c", (".c", ".h"), ("c",), statements="void f(void) {\n{}\n}\n", before_use=True),
     Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",), extends="c",
-             statements="void f() {\n{}\n}\n"),
+             statements="void f() {\n{}\n}\n", before_use=True),
     # Neovim sends its filetype: `cs`, `sh`
     Language("csharp", (".cs",), ("csharp", "cs"), statements="class C {\nvoid F() {\n{}\n}\n}\n"),
     Language("ruby", (".rb", ".rake", ".gemspec"), ("ruby",)),
     Language("php", (".php",), ("php",), statements="<?php\n{}\n"),
     Language("kotlin", (".kt", ".kts"), ("kotlin",), statements="fun f() {\n{}\n}\n"),
     Language("swift", (".swift",), ("swift",), statements="func f() {\n{}\n}\n"),
-    Language("lua", (".lua",), ("lua",)),
-    Language("bash", (".sh", ".bash"), ("shellscript", "sh", "bash")),
+    Language("lua", (".lua",), ("lua",), before_use=True),
+    Language("bash", (".sh", ".bash"), ("shellscript", "sh", "bash"), before_use=True),
 )
 
 OUTLINED = tuple(lang.name for lang in LANGUAGES if lang.outline)

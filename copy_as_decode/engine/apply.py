@@ -28,6 +28,7 @@ already there): AppliedResult.unchanged, the CLI's exit code 4.
 import difflib
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 
 from copy_as_decode.core import block_merge, chat_answer, lazy_block
@@ -99,8 +100,18 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     text = document
     front = None
     last = None  # the definition the block before changed: a new helper shown alone goes after it
-    for block in changes:
+    ours = {f.qualname for f in block_merge.outlined(document, language)[1]}
+    for block in list(changes):
         merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
+        added = {f.qualname: f.name for f in block_merge.outlined(text, language)[1] if f.qualname not in ours}
+        if again := sorted(n for n in added.values() if n in merged.touched):
+            # a second version of what an earlier block of the answer adds: the same method for another class
+            # ("add the forwarding method there as well"), not a rewrite of the one just added
+            block.kind, block.why = chat_answer.OTHER, f"defines `{again[0]}` again, which a block above adds here:" \
+                                                       " for another class or file"
+            left_out.append(block.describe())
+            changes.remove(block)
+            continue
         last = merged.last or last
         placed += merged.placed
         touched |= merged.touched | {p.symbol.rsplit(".", 1)[-1] for p in merged.pending if p.symbol}
@@ -202,25 +213,28 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     names = {n for lines in code for x in lines for n in _names(x, language)} | set(touched)
     assigned = {m.group(1) for lines in code for x in lines if x == x.lstrip() and (m := _ASSIGNED.match(x))}
     symbols = block_merge.outlined(doc, language)[1] if language else []
-    a = split_lines(doc)
-    for i1, old, new_lines in _changed(a, split_lines(new), where=True):
+    a, b = split_lines(doc), split_lines(new)
+    kept = _kept(a, b)
+    shown = _shown(a, reads, b, kept)
+    for i1, old, new_lines in _changed(a, b, where=True):
         if added := [x.strip() for x in new_lines if x.strip() and x.strip() not in written | own]:
             return f"the result adds the line `{added[0][:60]}`, which neither the block nor the file has"
         for k in range(i1, i1 + len(old)):
-            if a[k].strip() and not _may_change(k, a, symbols, names, assigned):
+            if a[k].strip() and k not in shown and not _may_change(k, a, symbols, names, assigned):
                 return f"the result changes line {k + 1} (`{a[k].strip()[:60]}`), outside what the block changes"
     # a definition the file has, which the block shows again, is replaced, not added beside it (a name every
     # class has, `__init__`, `constructor`, may be a new class's own)
     block_names = {n for lines in code for x in lines for n in _names(x, language)} - touched
+    # a new class or `impl` brings its own members (`type Output` of a new `impl Sub for T`)
+    fresh = {k for f in (block_merge.outlined(new, language)[1] if language else []) if f.kind == "class"
+             and b[f.header - 1].strip() not in own for k in range(f.header, f.end)}
     for name in sorted(n for n in block_names if not n.startswith("__") and n != "constructor"):
         was = sum(name in _names(x, language) for x in a if name in x)
-        if was and sum(name in _names(x, language) for x in split_lines(new) if name in x) > was:
+        if was and sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
             return f"the result defines `{name}` once more beside the file's own"
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
-    b = split_lines(new)
-    kept = _kept(a, b)
     return (_blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language)
             or _elided(a, reads, b, kept) or _survives(a, reads, b, kept, symbols))
 
@@ -289,6 +303,10 @@ def _elided(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dic
             (u, du, new_before), (v, dv, new_after) = (_anchor(m, step, len(lines), r.markers, pos, kept)
                                                        for step in (-1, 1))
             depth = len(block_merge._lead(lines[m]))
+            if du is not None and (arm := _arm_shown(a, lines, m, u, du, depth)) is not None:
+                # a marker among branches stands for the other branches: the one the block shows before it (its
+                # head kept, its body the block's) is not the marker's
+                du, new_before = arm, 0
             if du is not None and dv is not None:
                 span = range(du + 1, dv)
             elif du is not None and v is None and depth:
@@ -304,14 +322,29 @@ def _elided(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dic
     return None
 
 
+def _arm_shown(a: list[str], lines: list[str], m: int, u: int, du: int, depth: int) -> int | None:
+    """When the block's last branch head before marker m, at the marker's indentation, is its line u kept as
+    file line du: the last file line of that branch (0-based), the marker's span starting after it; else
+    None."""
+    head = next((k for k in range(m - 1, -1, -1) if lines[k].strip() and len(block_merge._lead(lines[k])) <= depth), None)
+    if head != u or not block_merge._arm(lines[u].strip()) or len(block_merge._lead(lines[u])) != depth:
+        return None
+    lead = len(block_merge._lead(a[du]))
+    end = du + 1
+    while end < len(a) and not (a[end].strip() and (len(block_merge._lead(a[end])) < lead or len(
+            block_merge._lead(a[end])) == lead and (block_merge._arm(a[end].strip()) or a[end].strip()[:1] == "}"))):
+        end += 1
+    return end - 1
+
+
 SLACK_LINES = 2  # file lines between two block lines beyond the block's own there, for them to be neighbours
 
 
 def _survives(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict[int, int],
               symbols: list[Symbol]) -> str | None:
     """Why the result keeps a file line that a block replaces, or None. Between two of a block's lines that the
-    result kept as file lines of one function's body (the block's new lines between them), with no marker
-    between them, the block shows all that
+    result kept as file lines of one function's body or of the top level (the block's new lines between them),
+    with no marker between them, the block shows all that
     stands there: a file line from between the two that the block does not show is one it replaced (an
     `else if` whose condition it rewrote), and it may not stay beside its replacement. (Between a class's
     header and a method the block shows, the class's other members and the method's comments stay: a class
@@ -330,14 +363,46 @@ def _survives(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: d
             if not any(x not in own for x in between) or d2 - d1 - 1 > len(between) + SLACK_LINES:
                 continue  # nothing new between them, or far more file lines: the two are not neighbours there
             around = [f for f in symbols if f.start - 1 <= d1 and d2 < f.end]
-            if not around or min(around, key=lambda f: f.end - f.start).kind not in ("function", "method") \
+            if around and min(around, key=lambda f: f.end - f.start).kind not in ("function", "method") \
                     or any(d1 < f.start - 1 <= d2 for f in symbols):
-                continue
+                continue  # in a class's body: its members the block does not show stay
             shown = {x.strip() for x in lines[k1 + 1:k2]}
             for p in range(p1 + 1, p2):
                 if (d := kept.get(p)) is not None and d1 < d < d2 and b[p].strip() and b[p].strip() not in shown:
                     return f"the result keeps line {d + 1} (`{a[d].strip()[:60]}`), which the block replaces"
     return None
+
+
+def _shown(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict[int, int]) -> set[int]:
+    """The file lines (0-based) a block shows in full, so that it may change them: those between two of its
+    lines that the result kept as file lines, with no marker between the two and no more statements between
+    them in the file than in the block, past SLACK_LINES (what stands there is what the block shows); and at a
+    run's edge, those its new lines past its outer kept line rewrite (edited lines, each like the file's line
+    it replaces: core/block_merge.py `like_run`). Only lines the file has once count as kept (a `fi` or a `}`
+    the block shows may close its own new lines). `a`, `b`: the file's and the result's lines, `kept`:
+    _kept(a, b)."""
+    out = set()
+    once = Counter(x.strip() for x in a)
+    for r in reads:
+        lines, code, found = _located(r, b)
+        if found is None:
+            continue
+        anchors = [(k, kept[p]) for k, p in zip(code, found) if kept.get(p) is not None and once[b[p].strip()] == 1]
+        for (k1, d1), (k2, d2) in zip(anchors, anchors[1:]):
+            if d1 < d2 and not any(m in r.markers for m in range(k1, k2)) and block_merge.statements(
+                    [x.strip() for x in a[d1 + 1:d2]]) <= block_merge.statements(
+                    [x.strip() for x in lines[k1 + 1:k2]]) + SLACK_LINES:  # neighbours in the file as in the block
+                out.update(range(d1 + 1, d2))
+        where = dict(zip(code, found))
+        for k, d, step in ([(anchors[0] + (-1,))] + [anchors[-1] + (1,)]) if anchors else ():
+            made, j = [], k + step  # the block's new lines past its outer kept line, outward
+            while 0 <= j < len(lines) and j not in r.markers and (j not in where or kept.get(where[j]) is None):
+                made += [lines[j].strip()] if j in where else []
+                j += step
+            outward = [x.strip() for x in (a[d + 1:] if step > 0 else a[:d][::-1])]
+            like = block_merge.like_run(made, outward)  # edited lines: each like the file's it replaces
+            out.update(range(d + step, d + step * (like + 1), step))
+    return out
 
 
 def _anchor(m: int, step: int, n: int, markers: frozenset, pos: dict[int, int],
@@ -438,10 +503,13 @@ def _names(line: str, language: str | None) -> set[str]:
 
 
 def _may_change(k: int, lines: list[str], symbols: list[Symbol], names: set[str], assigned: set[str]) -> bool:
-    """Whether file line k (0-based) lies where the blocks may change the file: in a definition they name (or
-    one inside it), on an import line, or in a top-level assignment of a name they assign."""
-    for s in symbols:
-        if s.start - 1 <= k < s.end and s.name in names:
+    """Whether file line k (0-based) lies where the blocks may change the file: in a function they name (or
+    one inside it), in a class they name but outside its functions (a class shown with a marker stands for the
+    members it does not show), on an import line, or in a top-level assignment of a name they assign."""
+    around = [s for s in symbols if s.start - 1 <= k < s.end]
+    for s in around:
+        if s.name in names and (s.kind in ("function", "method") or not any(
+                f.kind in ("function", "method") and f.start > s.start for f in around)):
             return True
     if _IMPORTISH.match(lines[k]):
         return True

@@ -1,0 +1,662 @@
+"""engine/apply.py on the branches, statements and places chats show in part: a `case` or `when` arm told by its
+label (a new one beside the file's, a changed one in place of the file's whole arm), a one-line statement in
+place of one the file writes over several lines, a new definition where the prose puts it (after a constant,
+next to a test, after an `impl` it names), and what the guarantee refuses. Each merged result is compared with
+the file a developer means, byte for byte."""
+import pytest
+
+from copy_as_decode.core.block_merge import MergeError
+from copy_as_decode.core.contract import IncompleteEdit
+from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest
+
+
+def merged(document: str, answer: str, language: str, path: str | None = None) -> str:
+    return apply(EditRequest(document, block=answer, language=language, path=path)).text
+
+
+JAVA = """class Ops {
+    static int intOp(int operand, int kind) {
+        switch (kind) {
+            case PLUS:
+                return operand;
+            case MINUS:
+                return -operand;
+            case INCR:
+                return operand + 1;
+            default:
+                throw new IllegalStateException("bad int op");
+        }
+    }
+
+    static long longOp(long operand, int kind) {
+        switch (kind) {
+            case PLUS:
+                return operand;
+            case MINUS:
+                return -operand;
+            case INCR:
+                return operand + 1;
+            default:
+                throw new IllegalStateException("bad long op");
+        }
+    }
+
+    static float floatOp(float operand, int kind) {
+        switch (kind) {
+            case PLUS:
+                return operand;
+            case MINUS:
+                return -operand;
+            default:
+                throw new IllegalStateException("bad float op");
+        }
+    }
+}
+"""
+
+
+def test_a_new_case_goes_beside_the_file_s_and_edits_none_of_their_lines():
+    answer = """`floatOp` lacks the increment:
+
+```java
+        switch (kind) {
+            // ... PLUS / MINUS unchanged ...
+            case INCR:
+                return operand + 1;
+            default:
+                throw new IllegalStateException("bad float op");
+        }
+```
+"""
+    want = JAVA.replace("""                return -operand;
+            default:
+                throw new IllegalStateException("bad float op");""", """                return -operand;
+            case INCR:
+                return operand + 1;
+            default:
+                throw new IllegalStateException("bad float op");""")
+    assert merged(JAVA, answer, "java") == want
+    # where one other switch has the new case's lines, the block's lines point two ways: refused, never the
+    # other switch's `throw` rewritten
+    one = JAVA[:JAVA.index("    static long longOp")] + JAVA[JAVA.index("    static float floatOp"):]
+    with pytest.raises(MergeError, match="not certain"):
+        merged(one, answer, "java")
+
+
+SWIFT = """final class Session {
+    func handle(type: Kind) {
+        switch type {
+        case .began:
+            // nothing to do: players pause on their own
+            break
+
+        case .ended:
+            resume()
+
+        @unknown default:
+            break
+        }
+    }
+}
+"""
+
+
+def test_a_changed_case_replaces_the_file_s_whole_arm_so_its_old_break_goes():
+    answer = """```swift
+    func handle(type: Kind) {
+        switch type {
+        case .began:
+            active = false
+
+        // ... case .ended and @unknown default unchanged ...
+        }
+    }
+```
+"""
+    want = SWIFT.replace("""            // nothing to do: players pause on their own
+            break
+""", """            active = false
+""")
+    assert merged(SWIFT, answer, "swift") == want
+
+
+KOTLIN = """fun params(type: Type?, isPayment: Boolean): Params {
+  return when (type) {
+    Type.Card -> cardParams()
+    Type.Bank -> bankParams()
+
+    null -> paymentParams()
+    else -> {
+      throw Exception("not supported")
+    }
+  }
+}
+
+fun put(map: Map, key: String, value: Any?) {
+  when (value) {
+    is String -> map.putString(key, value)
+    is Long -> map.putLong(key, value)
+    else -> throw IllegalArgumentException("no")
+  }
+}
+"""
+
+
+def test_an_arrow_arm_rewritten_over_several_lines_replaces_the_file_s_one_line_arm():
+    answer = """```kotlin
+fun params(type: Type?, isPayment: Boolean): Params {
+  return when (type) {
+    // ... other branches unchanged ...
+
+    null ->
+      if (isPayment) {
+        paymentParams()
+      } else {
+        setupParams()
+      }
+
+    else -> {
+      throw Exception("not supported")
+    }
+  }
+}
+```
+"""
+    want = KOTLIN.replace("""    null -> paymentParams()
+""", """    null ->
+      if (isPayment) {
+        paymentParams()
+      } else {
+        setupParams()
+      }
+
+""")
+    assert merged(KOTLIN, answer, "kotlin") == want
+
+
+def test_an_arm_shown_alone_between_markers_replaces_the_arm_of_its_label():
+    answer = """```kotlin
+fun put(map: Map, key: String, value: Any?) {
+  when (value) {
+    // ... other branches unchanged ...
+    is Long -> {
+      if (value in -9_007_199_254_740_991L..9_007_199_254_740_991L) map.putLong(key, value)
+      else map.putString(key, value.toString())
+    }
+    // ... other branches unchanged ...
+  }
+}
+```
+"""
+    want = KOTLIN.replace("""    is Long -> map.putLong(key, value)
+""", """    is Long -> {
+      if (value in -9_007_199_254_740_991L..9_007_199_254_740_991L) map.putLong(key, value)
+      else map.putString(key, value.toString())
+    }
+""")
+    assert merged(KOTLIN, answer, "kotlin") == want
+
+
+BASH = """#!/bin/sh
+GPG=gpg
+GPG_NO_KEYRING="--keyring /dev/null"
+
+for id in "$@"; do
+\t# First try the debian.org address
+\tUPLOADER=$($GPG \\
+\t           --list-key --with-colons $id 2>/dev/null |
+\t           awk -F: '/@debian\\.org/ { print $10; exit }' )
+
+\t# Then any address
+\tif [ -z "$UPLOADER" ]; then
+\tUPLOADER=$($GPG \\
+\t           --list-key --with-colons $id 2>/dev/null |
+\t           awk -F: '/^uid/ { print $10; exit }' )
+\tfi
+\techo "$UPLOADER"
+done
+"""
+
+
+def test_a_one_line_statement_replaces_the_file_s_statement_written_over_several_lines():
+    answer = """Define the helper right after `GPG_NO_KEYRING`:
+
+```bash
+lookup() {
+    $GPG --list-key --with-colons $1 2>/dev/null | awk -F: "$2"' { print $10; exit }'
+}
+```
+
+Then the loop shrinks to:
+
+```bash
+\t# First try the debian.org address
+\tUPLOADER=$(lookup "$id" '/@debian\\.org/')
+
+\t# Then any address
+\tif [ -z "$UPLOADER" ]; then
+\t    UPLOADER=$(lookup "$id" '/^uid/')
+\tfi
+```
+"""
+    want = """#!/bin/sh
+GPG=gpg
+GPG_NO_KEYRING="--keyring /dev/null"
+
+lookup() {
+    $GPG --list-key --with-colons $1 2>/dev/null | awk -F: "$2"' { print $10; exit }'
+}
+
+for id in "$@"; do
+\t# First try the debian.org address
+\tUPLOADER=$(lookup "$id" '/@debian\\.org/')
+
+\t# Then any address
+\tif [ -z "$UPLOADER" ]; then
+\t    UPLOADER=$(lookup "$id" '/^uid/')
+\tfi
+\techo "$UPLOADER"
+done
+"""
+    assert merged(BASH, answer, "bash") == want
+
+
+def test_a_new_branch_closed_by_a_fi_the_file_has_elsewhere_never_takes_the_place_of_the_next_branch():
+    document = """if [ -z "$WANT_DATE" ]; then
+\tWANT_DATE=no
+fi
+for f in *.dsc; do
+\tVERSION=$(awk '/^Version/ { print $2; exit }' "$f")
+\tDISTRO=$(awk '/^Distribution/ { print $2; exit }' "$f")
+\tif [ "$WANT_DATE" = "yes" ]; then
+\t    DATE=$(date -r "$f")
+\tfi
+\techo "$VERSION $DISTRO $DATE"
+done
+"""
+    answer = """Skip other suites right after `DISTRO` is read:
+
+```bash
+\tVERSION=$(awk '/^Version/ { print $2; exit }' "$f")
+\tDISTRO=$(awk '/^Distribution/ { print $2; exit }' "$f")
+\tif [ -n "$WANT_DISTRO" ] && [ "$DISTRO" != "$WANT_DISTRO" ]; then
+\t    continue
+\tfi
+```
+"""
+    with pytest.raises(IncompleteEdit, match="outside what the block changes"):
+        merged(document, answer, "bash")  # the file's `if [ "$WANT_DATE" ... ]` replaced by the new branch
+
+
+PYTHON = """import re
+import sys
+
+from .ansi import Style
+
+
+winterm = None
+
+
+def convert(text):
+    return re.sub("x", "y", text)
+"""
+
+
+def test_code_shown_under_the_imports_keeps_the_file_s_two_blank_lines_below_it():
+    answer = """```python
+import logging
+import re
+import sys
+
+from .ansi import Style
+
+logger = logging.getLogger(__name__)
+```
+
+```python
+def convert(text):
+    logger.debug("converting %r", text)
+    return re.sub("x", "y", text)
+```
+"""
+    want = """import logging
+import re
+import sys
+
+from .ansi import Style
+
+logger = logging.getLogger(__name__)
+
+
+winterm = None
+
+
+def convert(text):
+    logger.debug("converting %r", text)
+    return re.sub("x", "y", text)
+"""
+    assert merged(PYTHON, answer, "python") == want
+
+
+JS = """'use strict';
+
+const GET_INFO = 0;
+const GET_DATA = 1;
+const DEFER_EVENT = 2;
+
+class Receiver {
+  check(length) {
+    if (length > this.max) throw new RangeError('Max payload size exceeded');
+  }
+}
+
+module.exports = Receiver;
+"""
+
+
+def test_a_helper_goes_after_the_constants_the_prose_names():
+    answer = """Put it right after the state constants (`GET_INFO` … `DEFER_EVENT`):
+
+```js
+function tooBig(length, max) {
+  return `Max payload size exceeded: ${length} > ${max}`;
+}
+```
+
+And use it:
+
+```js
+  check(length) {
+    if (length > this.max) throw new RangeError(tooBig(length, this.max));
+  }
+```
+"""
+    want = JS.replace("""const DEFER_EVENT = 2;
+""", """const DEFER_EVENT = 2;
+
+function tooBig(length, max) {
+  return `Max payload size exceeded: ${length} > ${max}`;
+}
+""").replace("new RangeError('Max payload size exceeded')", "new RangeError(tooBig(length, this.max))")
+    assert merged(JS, answer, "javascript") == want
+
+
+RUST = """use std::ops::{Add, Mul};
+
+pub struct Size(pub u64);
+
+impl Size {
+    pub fn b(n: u64) -> Size {
+        Size(n)
+    }
+}
+
+impl Add<Size> for Size {
+    type Output = Size;
+    fn add(self, rhs: Size) -> Size {
+        Size(self.0 + rhs.0)
+    }
+}
+
+impl Mul<u64> for Size {
+    type Output = Size;
+    fn mul(self, rhs: u64) -> Size {
+        Size(self.0 * rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_add() {
+        assert_eq!((Size::b(1) + Size::b(2)).0, 3);
+    }
+
+    #[test]
+    fn test_mul() {
+        assert_eq!((Size::b(2) * 3).0, 6);
+    }
+}
+"""
+
+
+def test_a_new_impl_of_another_trait_for_a_type_with_several_goes_after_the_impl_the_prose_names():
+    answer = """Add it after the existing `Mul` impl:
+
+```rust
+impl Sub<Size> for Size {
+    type Output = Size;
+    fn sub(self, rhs: Size) -> Size {
+        Size(self.0.saturating_sub(rhs.0))
+    }
+}
+```
+"""
+    want = RUST.replace("""        Size(self.0 * rhs)
+    }
+}
+""", """        Size(self.0 * rhs)
+    }
+}
+
+impl Sub<Size> for Size {
+    type Output = Size;
+    fn sub(self, rhs: Size) -> Size {
+        Size(self.0.saturating_sub(rhs.0))
+    }
+}
+""")
+    assert merged(RUST, answer, "rust") == want
+
+
+def test_a_test_goes_next_to_the_test_the_prose_names():
+    answer = """Here's a test you can drop into the `tests` module next to `test_add`:
+
+```rust
+    #[test]
+    fn test_add_zero() {
+        assert_eq!((Size::b(1) + Size::b(0)).0, 1);
+    }
+```
+"""
+    want = RUST.replace("""        assert_eq!((Size::b(1) + Size::b(2)).0, 3);
+    }
+""", """        assert_eq!((Size::b(1) + Size::b(2)).0, 3);
+    }
+
+    #[test]
+    fn test_add_zero() {
+        assert_eq!((Size::b(1) + Size::b(0)).0, 1);
+    }
+""")
+    assert merged(RUST, answer, "rust") == want
+
+
+PHP = """<?php
+
+class Formatter
+{
+    /** @var int */
+    protected $depth = 9;
+
+    public function setDepth(int $depth): self
+    {
+        $this->depth = $depth;
+
+        return $this;
+    }
+
+    /**
+     * Pretty print.
+     */
+    public function setPretty(bool $enable): self
+    {
+        $this->pretty = $enable;
+
+        return $this;
+    }
+}
+"""
+
+
+def test_a_class_shown_in_part_never_lets_a_method_it_does_not_show_change():
+    """A method the block adds whose common lines (`/**`, `{`, `return $this;`) the file's next method has: a
+    merge that wrote it over that method is refused, whatever placed it."""
+    from copy_as_decode.engine.apply import guarantee
+    block = """class Formatter
+{
+    // ... existing code ...
+
+    public function setDepth(int $depth): self
+    {
+        $this->depth = $depth;
+
+        return $this;
+    }
+
+    /**
+     * The most frames kept.
+     */
+    public function setFrames(int $frames): self
+    {
+        $this->frames = $frames;
+
+        return $this;
+    }
+"""
+    over = PHP.replace("""     * Pretty print.
+     */
+    public function setPretty(bool $enable): self
+    {
+        $this->pretty = $enable;
+""", """     * The most frames kept.
+     */
+    public function setFrames(int $frames): self
+    {
+        $this->frames = $frames;
+""")
+    assert "outside what the block changes" in guarantee(PHP, [block], over, "php", {"Formatter", "setDepth"})
+
+
+CPP = """namespace kiwi {
+namespace impl {
+
+class SolverImpl {
+public:
+\tvoid suggestValue( const Variable& variable, double value )
+\t{
+\t\tm_edits[ variable ].constant = value;
+\t}
+
+\tvoid updateVariables()
+\t{
+\t}
+};
+
+} // namespace impl
+} // namespace kiwi
+"""
+
+
+def test_the_same_new_method_shown_twice_is_merged_once_the_second_is_for_another_class():
+    answer = """Add this right after `suggestValue` in `SolverImpl`:
+
+```cpp
+\tdouble suggestedValue( const Variable& variable ) const
+\t{
+\t\treturn m_edits.at( variable ).constant;
+\t}
+```
+
+`kiwi::Solver` wraps it, so add the forwarding method there as well:
+
+```cpp
+\tdouble suggestedValue( const Variable& variable ) const
+\t{
+\t\treturn m_impl.suggestedValue( variable );
+\t}
+```
+
+## Usage
+
+```cpp
+kiwi::Solver solver;
+solver.suggestValue( width, 320.0 );
+double previous = solver.suggestedValue( width );
+```
+"""
+    result = apply(EditRequest(CPP, block=answer, language="cpp"))
+    assert result.text == CPP.replace("""\t\tm_edits[ variable ].constant = value;
+\t}
+""", """\t\tm_edits[ variable ].constant = value;
+\t}
+
+\tdouble suggestedValue( const Variable& variable ) const
+\t{
+\t\treturn m_edits.at( variable ).constant;
+\t}
+""")
+    assert any("again" in why for why in result.left_out) and any("example" in why for why in result.left_out)
+
+
+def test_a_fragment_goes_into_the_function_the_prose_names_when_its_lines_are_everywhere():
+    document = """class Manager {
+    func configure() {
+        do {
+            try session.setCategory(.playback)
+        } catch {
+            print("Failed to configure")
+        }
+    }
+
+    func activate() {
+        do {
+            try session.setActive(true)
+        } catch {
+            print("Failed to activate")
+        }
+    }
+}
+"""
+    answer = """In `configure()`:
+
+```swift
+        do {
+            // ... setCategory unchanged ...
+        } catch {
+            os_log("Failed to configure: %{public}@", log: log, type: .error, error.localizedDescription)
+        }
+```
+"""
+    want = document.replace('print("Failed to configure")',
+                            'os_log("Failed to configure: %{public}@", log: log, type: .error, error.localizedDescription)')
+    assert merged(document, answer, "swift") == want
+
+
+def test_a_fragment_that_opens_with_new_lines_is_not_placed_by_the_function_the_prose_names():
+    document = """function run() {
+  // Delay
+  sleep(delay)
+    .then(() => pause())
+    .then(() => run())
+}
+
+function other() {
+  return sleep(1)
+    .then(() => pause())
+}
+"""
+    answer = """And in `run()`, replace the `sleep(delay)` call:
+
+```ts
+  // Delay, keeping hold of the timer
+  new Promise((resolve) => { timer = setTimeout(resolve, delay) })
+    .then(() => pause())
+    // ... rest of the chain unchanged ...
+```
+"""
+    with pytest.raises(MergeError):
+        merged(document, answer, "typescript")
