@@ -660,3 +660,210 @@ function other() {
 """
     with pytest.raises(MergeError):
         merged(document, answer, "typescript")
+
+
+TSX = """import {
+  DateValue,
+  mergeProps,
+  useCalendar,
+  useLocale
+} from 'react-aria';
+import {ButtonContext} from './Button';
+
+export function CalendarGrid(props: Props) {
+  let {locale} = useLocale();
+  return <table lang={locale} />;
+}
+"""
+
+
+def test_an_import_of_one_of_the_file_s_names_keeps_the_others_and_an_app_using_the_file_is_left_out():
+    answer = """```tsx
+import {useLocale} from 'react-aria';
+
+export function CalendarGrid(props: Props) {
+  let {locale, direction} = useLocale();
+  return <table lang={locale} dir={direction} />;
+}
+```
+
+Usage:
+
+```tsx
+import {CalendarGrid} from 'react-aria-components';
+
+function App() {
+  return <CalendarGrid />;
+}
+```
+"""
+    result = apply(EditRequest(TSX, block=answer, language="tsx"))
+    assert result.text == TSX.replace("let {locale} = useLocale();\n  return <table lang={locale} />;",
+                                      "let {locale, direction} = useLocale();\n  return <table lang={locale} dir={direction} />;")
+    assert len(result.left_out) == 1
+
+
+def test_a_comment_line_that_goes_on_from_the_one_above_is_code_though_it_says_as_before():
+    document = """local M = {}
+
+function M.set_body(body)
+\tlocal length
+\tif type(body) == "string" then
+\t\tlength = #body
+\tend
+\treturn length
+end
+
+return M
+"""
+    answer = """```lua
+function M.set_body(body)
+\tlocal length
+\tif type(body) == "string" then
+\t\tlength = #body
+\telseif io.type(body) == "file" then
+\t\t-- Files can be measured; pipes can't seek and fall
+\t\t-- back to a body without content-length, as before.
+\t\tlength = body:seek("end")
+\tend
+\treturn length
+end
+```
+"""
+    want = document.replace("""\t\tlength = #body
+\tend""", """\t\tlength = #body
+\telseif io.type(body) == "file" then
+\t\t-- Files can be measured; pipes can't seek and fall
+\t\t-- back to a body without content-length, as before.
+\t\tlength = body:seek("end")
+\tend""")
+    assert merged(document, answer, "lua") == want
+
+
+def test_top_level_assignments_a_script_shows_rewritten_replace_the_file_s():
+    document = """#!/bin/sh
+set -e
+
+withecho () {
+    echo "$@" >&2
+}
+
+pkg_re="$(echo $pkg | sed -e 's,+,\\\\+,')"
+conf_re="$(echo $conf | sed -e 's,+,\\\\+,')"
+
+grep -E "^$pkg_re" registry
+"""
+    answer = """Add a helper next to the other utility functions:
+
+```sh
+withecho () {
+    echo "$@" >&2
+}
+
+quote_re () {
+    printf '%s\\n' "$1" | sed -e 's/[][\\.|$(){}?+*^]/\\\\&/g'
+}
+```
+
+and use it where the `_re` variables are set:
+
+```sh
+pkg_re="$(quote_re "$pkg")"
+conf_re="$(quote_re "$conf")"
+```
+"""
+    result = merged(document, answer, "bash")
+    assert 'pkg_re="$(quote_re "$pkg")"\nconf_re="$(quote_re "$conf")"\n' in result
+    assert "sed -e 's,+," not in result and result.count("quote_re () {") == 1
+
+
+def test_the_block_the_prose_says_it_replaces_goes_with_the_comment_that_heads_it():
+    document = """class Header {
+    fun onUpdate() {
+        // background
+        toolbar.setBackgroundColor(color)
+
+        // color
+        if (tintColor != 0) {
+            toolbar.navigationIcon?.colorFilter = filter(tintColor)
+        }
+
+        // subviews
+        toolbar.removeAllViews()
+    }
+}
+"""
+    answer = """Then in `onUpdate()`, replace the `// color` block:
+
+```kotlin
+        // color
+        toolbar.navigationIcon = tinted(toolbar.navigationIcon)
+        toolbar.overflowIcon = tinted(toolbar.overflowIcon)
+```
+"""
+    want = document.replace("""        if (tintColor != 0) {
+            toolbar.navigationIcon?.colorFilter = filter(tintColor)
+        }
+""", """        toolbar.navigationIcon = tinted(toolbar.navigationIcon)
+        toolbar.overflowIcon = tinted(toolbar.overflowIcon)
+""")
+    assert merged(document, answer, "kotlin") == want
+
+
+def test_a_helper_method_goes_just_below_the_method_the_block_before_changed():
+    document = """module Http
+  class Request
+    def auth_from(uri)
+      @auth = { username: uri.user, password: uri.password }
+    end
+
+    def encode(text)
+      text.to_s
+    end
+  end
+end
+"""
+    answer = """```ruby
+    def auth_from(uri)
+      @auth = { username: unescape(uri.user), password: unescape(uri.password) }
+    end
+```
+
+Then add the helper just below it:
+
+```ruby
+    def unescape(part)
+      part && URI::DEFAULT_PARSER.unescape(part)
+    end
+```
+"""
+    want = document.replace("""      @auth = { username: uri.user, password: uri.password }
+    end
+""", """      @auth = { username: unescape(uri.user), password: unescape(uri.password) }
+    end
+
+    def unescape(part)
+      part && URI::DEFAULT_PARSER.unescape(part)
+    end
+""")
+    assert merged(document, answer, "ruby") == want
+
+
+def test_a_lua_function_whose_place_no_one_says_is_refused_it_must_come_before_its_callers():
+    document = """local M = {}
+
+function M.put(v)
+  return tostring(v)
+end
+
+return M
+"""
+    answer = """```lua
+local function format_number(n)
+  if n ~= n then return '0/0' end
+  return tostring(n)
+end
+```
+"""
+    with pytest.raises(MergeError, match="before the code that calls it"):
+        merged(document, answer, "lua")

@@ -58,8 +58,9 @@ class Merge:
     pending: list[Pending] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)      # names of the file's definitions it replaced or changed in
     last: str | None = None         # the qualname of the last of the file's definitions it replaced or changed in
-    # the block's header lines of the file's definitions it placed parts into: the file's own header stays
-    # there (`export class Box {` where the block shows `class Box {`)
+    # the block's header lines of the file's definitions it placed parts into, and its imports of names the
+    # file's import of that module binds: the file's own line stays there (`export class Box {` where the block
+    # shows `class Box {`; `import {useLocale} from 'react-aria'` where the file imports more from it)
     headers: set[str] = field(default_factory=set)
 
 
@@ -89,6 +90,7 @@ BRACED = {"javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "
 ENDED = {"lua", "ruby"}  # languages whose bodies close with an `end` line
 _PY_ASSIGN = re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)")
 _JS_ASSIGN = re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
+_ASSIGN = re.compile(r"^(?:(?:local|readonly|declare|export)\s+)?(\$?[A-Za-z_][\w]*)\s*=(?!=)")  # shell, Lua, Ruby, PHP
 
 
 def merge(document: str, block: str, language: str | None = None,
@@ -335,8 +337,9 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
-        elif (p := self.beside or self._caller(s, container)) is not None and p.parent == container \
-                and not self._method_like(s):
+        elif (p := self.beside or self._caller(s, container)) is not None and (
+                p.parent == container and not self._method_like(s)
+                or container is None and self._method_like(s) and p.kind == "method"):  # a method beside a method
             siblings = [g for g in self.symbols if g.parent == p.parent]
             at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, which uses it" \
                 if p is not self.beside else f"after `{p.qualname}`, changed before it"
@@ -591,7 +594,15 @@ class _Merger:
             text, same = self.dedented[a + s:a + e], sames[n]
             if helds[n]:
                 continue  # the file imports it so already (an import inside a function is not this one)
-            if len(same) == 1:
+            if len(same) == 1 and 2 * len(_bound(text) & (theirs := _bound(self.lines[same[0][0]:same[0][1]]))) < len(
+                    theirs) - 1:
+                # one name of many the file imports from the module: the block shows what it uses, not the
+                # import without the others
+                if not _bound(text) <= theirs:
+                    self._defer(a + s, a + e, None, f"the block imports from {k} a part of what the file does")
+                else:  # the file's import stands for it
+                    self.headers.update(x.strip() for x in text)
+            elif len(same) == 1:
                 fs, fe = same[0]
                 self._change(fs, fe, text, f"replaced the import of {k} (line {fs + 1})")
             elif same:
@@ -615,17 +626,25 @@ class _Merger:
                 and (mine & (theirs := _bound(self.lines[fs:fe])) or not mine and not theirs)]
 
     def _assignment(self, a: int, b: int, region: tuple[int, int]) -> bool:
-        """A top-level assignment of a name the file assigns once at its top level: that statement replaced."""
+        """Top-level assignments, the first of a name the file assigns once at its top level: each such
+        statement replaced by the block's, a new one after it going with it."""
         pattern = _PY_ASSIGN if self.language == "python" else _JS_ASSIGN if self.language in (
-            "javascript", "typescript", "tsx") else None
-        first = self.dedented[a]
-        if pattern is None or region != (0, len(self.lines)) or not (m := pattern.match(first)):
+            "javascript", "typescript", "tsx") else _ASSIGN
+        if region != (0, len(self.lines)) or not pattern.match(self.dedented[a]):
             return False
-        spans = [(s, e) for s, e, name in _assignments(self.lines, self.language, pattern) if name == m.group(1)]
-        if len(spans) != 1:
-            return False
-        s, e = spans[0]
-        self._change(s, e, self.dedented[a:b], f"replaced `{m.group(1)}` (line {s + 1})")
+        theirs = _assignments(self.lines, self.language, pattern)
+        groups: list[list] = []  # [first, end, the file's span] of the run, end to end
+        for s, e, name in _assignments(self.dedented[a:b], self.language, pattern):
+            spans = [(fs, fe) for fs, fe, n in theirs if n == name]
+            if len(spans) != 1 and groups:
+                groups[-1][1] = e  # a new one: with the one before it
+            elif len(spans) != 1:
+                return False
+            else:
+                groups.append([s, e, spans[0]])
+        groups[-1][1] = b - a  # the last one to the run's end
+        for s, e, (fs, fe) in groups:
+            self._change(fs, fe, self.dedented[a + s:a + e], f"replaced line {fs + 1}")
         return True
 
     def _anchor(self, a: int, b: int, region: tuple[int, int], container: Symbol | None, pin_start: bool,
@@ -725,6 +744,8 @@ class _Merger:
                 start = lo + head.b
             elif (found := _context(run[:first.a], have, first.b, after=False)) is not None and not pin_start:
                 start = lo + found
+            if (said := self._replaced(run, have, first, last, nb, pin_start, pin_end)) is not None:
+                start, end, labelled = min(start, lo + said[0]), max(end, lo + said[1]), True
             if not pin_start and (arm := lo + self._arm_start(run, have, lo, first)) < start:
                 start, labelled = arm, True
             if not pin_end and (arm := lo + self._arm_end(run, have, lo, last, a, b)) > end:
@@ -762,6 +783,29 @@ class _Merger:
             self.touched.add(inner.name)
             self.last = inner.qualname
         return True
+
+    def _replaced(self, run: list[str], have: list[str], first, last, nb: int, pin_start: bool,
+                  pin_end: bool) -> tuple[int, int] | None:
+        """The lines [start, end) of `have` the answer's prose says the run replaces ("replace the `// color`
+        block", "replace the `sleep(delay)` call"), a line the region has once: from that line to the end of
+        its paragraph when it is the run's last kept line and new lines follow it; from it (and the comment
+        lines above it, when the run opens with a comment) to the run's first kept line when the run's lines
+        before that one are new and the paragraph reaches it. None when the prose says none of these."""
+        for rel, code in self.hints:
+            found = [j for j, h in enumerate(have) if rel == "replaces" and h == code.strip()]
+            if len(found) != 1:
+                continue
+            x = found[0]
+            if x == last.b + last.size - 1 and last.a + last.size < len(run) and not pin_end:
+                t = x + 1
+                while t < len(have) and have[t]:
+                    t += 1
+                return x, t
+            if x < first.b and nb == 0 and not pin_start and all(have[x:first.b]):
+                while x > 0 and have[x - 1].startswith(_COMMENTS) and run[0].startswith(_COMMENTS):
+                    x -= 1
+                return x, first.b
+        return None
 
     def _inner(self, k: int) -> Symbol | None:
         """The innermost definition that holds file line k (0-based), or None."""

@@ -48,8 +48,11 @@ _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|
                    r"right before|just before|directly before|immediately before|before|above)\b"
                    r"(?:\s+(?:the|your|its|existing|current))*\s+(?:(?:method|function|class|definition)\s+|"
                    r"[a-z][\w -]{0,30}\(|)"
-                   r"`(?P<name>[#\w.$]+?)(?:\(\))?`(?P<more>(?:\s*(?:…|\.\.\.|,|and|to|through|-|–)\s*"
+                   r"`(?:(?:class|def|fn|func|function|struct|enum|interface|module|impl) )?"
+                   r"(?P<name>[#\w.$]+?)(?:\(\))?`(?P<more>(?:\s*(?:…|\.\.\.|,|and|to|through|-|–)\s*"
                    r"`[#\w.$]+?(?:\(\))?`)*)", re.I)
+# "replace the `sleep(delay)` call": a line of the file the block takes the place of
+_REPLACES = re.compile(r"\breplac(?:e|es|ing)\s+(?:the\s+)?`(?P<code>[^`]+)`")
 _NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
 # a file's package (Go `package toml`, Java `package java.util;`): a block that declares another is another file
@@ -63,8 +66,9 @@ class Block:
     path: str | None = None     # the file it names, if any
     kind: str = CHANGE
     why: str = ""               # why it is not merged
-    # where the prose puts a new definition: ("after" | "before", a name or Class.name), and the names it
-    # mentions, ("named", name), which tell a class apart
+    # where the prose puts a new definition: ("after" | "before", a name or Class.name), the names it
+    # mentions, ("named", name), which tell a class apart, and the code it says the block replaces
+    # ("replaces", a line of the file)
     hints: list[tuple[str, str]] = field(default_factory=list)
     line: int = 1               # where it starts in the answer (1-based)
     lead: str = ""              # the prose line right above it
@@ -130,8 +134,10 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
         return Answer([Block(answer)], fenced=False)
     own = Counter(line.strip() for line in split_lines(document) if line.strip())  # a line: how often the file has it
     top = {line.rstrip() for line in split_lines(document) if line.strip() and not line[0].isspace()}
-    defined = {s.name for s in outline(document, language)[1]} if language else set()
-    blocks = _needed([_judged(b, own, top, language, path, defined) for b in fences], language, document)
+    symbols = outline(document, language)[1] if language else []
+    defined = {s.name for s in symbols}
+    exported = {s.name for s in symbols if s.parent is None}
+    blocks = _needed([_judged(b, own, top, language, path, defined, exported) for b in fences], language, document)
     for b in blocks:
         others = [c for c in blocks if c.kind == CHANGE and c is not b]
         if b.kind == CHANGE and _quoted(b, others, own):
@@ -194,6 +200,9 @@ def _needed(blocks: list[Block], language: str | None, document: str) -> list[Bl
     return blocks
 
 
+# the names an import lists: `import {A, B} from 'm'`, `use m::{A, B};`, `from m import A, B`
+_NAMES_IMPORTED = re.compile(r"\{(?P<names>[^}]*)\}|^\s*from\s+\S+\s+import\s+(?P<from>.+)$")
+_SETS = re.compile(r"^(?:(?:local|const|let|var|val|export|readonly|declare)\s+)?([A-Za-z_$][\w$.]*)\s*=(?!=)")
 _FREE = re.compile(r"(?<![\w$.>:])[A-Za-z_$][\w$]*")  # a name used as it is, not as a member (`x.name`)
 _ASSIGNED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?!=)")
 _EXAMPLE = "a usage example: it defines nothing the file has or needs"
@@ -275,6 +284,7 @@ def _fences(text: str) -> list[Block]:
                  ("after", ([h.group("name")] + re.findall(r"`([#\w.$]+?)(?:\(\))?`", h.group("more")))[-1])
                  for h in _HINT.finditer(prose)]
         hints += [("named", m.group("name")) for m in _NAMED.finditer(prose)]
+        hints += [("replaces", m.group("code")) for m in _REPLACES.finditer(prose)]
         out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1, lead=above[-1] if above else ""))
     return out
 
@@ -292,7 +302,7 @@ def _prose_above(lines: list[str], k: int) -> list[str]:
 
 
 def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: str | None,
-            defined: set[str]) -> Block:
+            defined: set[str], exported: set[str]) -> Block:
     tagged = language_of_tag(b.tag) if b.tag else None
     if b.path is not None and not same_file(b.path, path):
         b.kind, b.why = OTHER, f"for {b.path}"
@@ -309,7 +319,7 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
     elif language and language != "markdown" and (why := _uses_only(b.text, own, top, language,
-                                                                     path and PurePosixPath(path).stem)):
+                                                                     path and PurePosixPath(path).stem, exported)):
         b.kind, b.why = USAGE, why
     elif why := _example(b.text, language, defined):
         b.kind, b.why = USAGE, why
@@ -332,7 +342,8 @@ _IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var|lo
                      r"#include\b|use\s|using\s)")
 
 
-def _uses_only(text: str, own: Counter, top: set[str], language: str | None, stem: str | None) -> str | None:
+def _uses_only(text: str, own: Counter, top: set[str], language: str | None, stem: str | None,
+               exported: set[str] = frozenset()) -> str | None:
     """Why a block is a usage example (calls and prints, maybe importing what the change defines, or the file
     itself) or a test of the change, defining nothing new or changed for the file and holding none of its
     lines; None when it is code of the file. (Python and
@@ -367,10 +378,16 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
     itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b") if stem else None
     if itself and any(_IMPORT.match(x) and itself.search(x) for x in code):
         return _IMPORTS_FILE  # code that uses the file, not code of it
+    if any(_IMPORT.match(x) and (m := _NAMES_IMPORTED.search(x)) and set(re.findall(r"[A-Za-z_$][\w$]*", m.group(
+            "names") or m.group("from") or "")) & exported for x in code):
+        return "a usage example: it imports what the file defines"
     if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
         return None  # imports alone: the change's new imports
     if names and not tests:
         return None
+    if any((m := _SETS.match(x)) and any(t.startswith((m.group(1) + "=", m.group(1) + " =")) for t in top)
+           for x in lines if not x[:1].isspace()):
+        return None  # it assigns a name the file assigns at its top level: an edit of that line
     # the file's own lines it holds but those it has everywhere: `return err` may be an example's too
     held = sum(1 for x in code if len(x) > 3 and 0 < own[x] <= COMMON and not _IMPORT.match(x))
     # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`

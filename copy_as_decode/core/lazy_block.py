@@ -51,10 +51,17 @@ def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
     return _ELIDED.search(text) is not None and len(text.split()) <= MARKER_WORDS
 
 
+def _leader(line: str) -> str | None:
+    """What opens a comment line (`--`, `//`, `#`), or None for a line that is no comment."""
+    m = _COMMENT.match(line)
+    return line.strip()[:m.start("text") - (len(line) - len(line.lstrip()))].strip() if m and line.strip() else None
+
+
 def read(block: str, document: str = "") -> Block:
     """The block as merged, with "\\n" line endings as both texts come (engine/request.py reads them): outer
     code fences off (a chat's ```python ... ```), and its marker lines. A bare `...` that is the whole body of
-    a Python definition (the line before it ends with `:`) is code, not a marker."""
+    a Python definition (the line before it ends with `:`) is code, not a marker; so is a comment line without
+    an ellipsis that goes on from the comment line above it."""
     lines = split_lines(block)
     solid = [k for k, line in enumerate(lines) if line.strip()]
     if len(solid) >= 2 and _FENCE.match(lines[solid[0]]) and _FENCE.match(lines[solid[-1]]) \
@@ -70,5 +77,8 @@ def read(block: str, document: str = "") -> Block:
         before = next((lines[j] for j in range(k - 1, -1, -1) if lines[j].strip()), "")
         if _ELLIPSIS.match(line) and before.rstrip().endswith(":"):
             continue
+        if k and k - 1 not in markers and _leader(line) is not None and _leader(lines[k - 1]) == _leader(line) \
+                and not any(e in line for e in ("...", "…")):
+            continue  # the rest of a comment the line before opens ("..., and fall\n-- back ..., as before.")
         markers.add(k)
     return Block("".join(lines), frozenset(markers))
