@@ -867,3 +867,35 @@ end
 """
     with pytest.raises(MergeError, match="before the code that calls it"):
         merged(document, answer, "lua")
+
+
+def test_an_extension_of_a_type_is_a_new_declaration_not_the_type_s_enum():
+    document = """enum CameraError {
+  case device
+  case unknown
+
+  var message: String {
+    switch self {
+    case .device: return "device"
+    case .unknown: return "unknown"
+    }
+  }
+}
+"""
+    answer = """Add this at the bottom of the file:
+
+```swift
+extension CameraError: LocalizedError {
+  var errorDescription: String? {
+    return message
+  }
+}
+```
+"""
+    assert merged(document, answer, "swift") == document + """
+extension CameraError: LocalizedError {
+  var errorDescription: String? {
+    return message
+  }
+}
+"""

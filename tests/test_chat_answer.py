@@ -278,3 +278,45 @@ print(json.encode({ name = "x" }, { indent = true }))
     document = "local json = {}\nfunction json.encode(t)\n  return {\n  }\nend\nreturn json\n"
     read = chat_answer.read(answer, document, "lua", "dkjson.lua")
     assert read.blocks[1].kind == USAGE and read.blocks[1].why == "output, not code"
+
+
+GO = """package color
+
+func (c *Color) Equals(c2 *Color) bool {
+\tif len(c.params) != len(c2.params) {
+\t\treturn false
+\t}
+\treturn true
+}
+"""
+
+
+@pytest.mark.parametrize("lead, quote", [
+    ("This is the current code:", GO[GO.index("func"):]),
+    ("Right now it checks:", "\tif len(c.params) != len(c2.params) {\n\t\treturn false\n\t// ...\n"),
+])
+def test_the_file_s_code_quoted_as_it_stands_above_its_rewrite_is_not_merged(lead, quote):
+    answer = f"""{lead}
+
+```go
+{quote}```
+
+The fix:
+
+```go
+func (c *Color) Equals(c2 *Color) bool {{
+\tif c == nil || c2 == nil {{
+\t\treturn c == c2
+\t}}
+\tif len(c.params) != len(c2.params) {{
+\t\treturn c2 == nil
+\t}}
+\treturn true
+}}
+```
+"""
+    read = chat_answer.read(answer, GO, "go", "color.go")
+    assert [b.kind for b in read.blocks] == [USAGE, CHANGE]
+    assert apply(EditRequest(GO, block=answer, language="go", path="color.go")).text == GO.replace(
+        "bool {\n", "bool {\n\tif c == nil || c2 == nil {\n\t\treturn c == c2\n\t}\n", 1).replace(
+        "return false", "return c2 == nil")

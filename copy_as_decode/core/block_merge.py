@@ -239,6 +239,11 @@ class _Merger:
         if len(scope) > 1:  # overloads: those whose header (its parameters) is the block's, when any is
             header = self.dedented[s.header - 1 - self.offset].strip()
             scope = [f for f in scope if self.lines[f.header - 1].strip() == header] or scope
+        if scope and s.kind == "class":  # an `extension`, an `impl` of a type is not the type's `enum` or `struct`
+            word = _declares(self.dedented[s.header - 1 - self.offset])
+            scope = [f for f in scope if _declares(self.lines[f.header - 1]) == word]
+            if not scope:
+                return None
         if len(scope) > 1 and s.kind == "class":  # declarations of one type: Rust's `impl`s, C#'s partial classes
             header = " ".join(self.dedented[s.header - 1 - self.offset].split())
             theirs = [" ".join(self.lines[f.header - 1].split()) for f in scope]
@@ -1071,6 +1076,16 @@ def _arm(line: str) -> str | None:
         return None
     label = m.group("label") or m.group("when") or m.group("arrow")
     return " ".join(label.split()) if _depth([label]) == 0 else None
+
+
+_DECLARES = re.compile(r"\b(class|struct|enum|interface|protocol|extension|impl|trait|object|module|namespace|record|"
+                       r"type|union)\b")
+
+
+def _declares(header: str) -> str | None:
+    """The keyword a type's declaration opens with (`extension`, `impl`, `enum`), or None."""
+    m = _DECLARES.search(header)
+    return m.group(1) if m else None
 
 
 def _new_arms(run: list[str], labels: set[str]) -> set[int]:

@@ -140,22 +140,38 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
     blocks = _needed([_judged(b, own, top, language, path, defined, exported) for b in fences], language, document)
     for b in blocks:
         others = [c for c in blocks if c.kind == CHANGE and c is not b]
-        if b.kind == CHANGE and _quoted(b, others, own):
+        if b.kind == CHANGE and _quoted(b, others, own, document):
             b.kind, b.why = USAGE, "a quote of the file's code as it is"
         elif b.kind == CHANGE and (why := _illustration(b, others, document, language, defined)):
             b.kind, b.why = USAGE, why
     return Answer(blocks, fenced=True)
 
 
-def _quoted(b: Block, others: list[Block], own: set[str]) -> bool:
+def _quoted(b: Block, others: list[Block], own: set[str], document: str) -> bool:
     """Whether a block quotes the file's lines that another block of the answer rewrites ("this line panics:"
-    above the fixed function): every line of it is the file's, and another block holds a line like each of
-    them but none of them as it is."""
+    above the fixed function; "Currently it is:" above the old function, the new one below): every line of it
+    is the file's, and another block holds a line like each of them but none of them as it is; or it is a run
+    of the file's lines as they stand, and another block rewrites it (holds its first line, half of its lines
+    or a line like one of them, and not all of them in a row as they are)."""
     from difflib import SequenceMatcher
     lines = [x.strip() for x in split_lines(b.text) if x.strip()]
     theirs = {x.strip() for c in others for x in split_lines(c.text) if x.strip()}
-    return bool(lines) and bool(others) and all(x in own and x not in theirs and any(
-        SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs) for x in lines)
+    if not lines or not others:
+        return False
+    if all(x in own and x not in theirs and any(
+            SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs) for x in lines):
+        return True
+    code = _code_lines(b, document)
+    if _NOW.search(b.lead) and code and all(x in own for x in code) and not all(x in theirs for x in code):
+        return True  # "Right now the arm checks:" over the file's lines, elided between
+    solid = [x.strip() for x in split_lines(document) if x.strip()]
+    n = len(lines)
+    verbatim = len(lines) > 1 and any(solid[k:k + n] == lines for k in range(len(solid) - n + 1) if solid[k] == lines[0])
+    shared = sum(x in theirs for x in lines)
+    kept = any(" ".join(lines) in " ".join(x.strip() for x in split_lines(c.text) if x.strip()) for c in others)
+    return verbatim and not kept and (lines[0] in theirs or 2 * shared >= len(lines) or any(
+        x not in theirs and any(SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs
+                                if y not in own) for x in lines))
 
 
 # prose that runs on into the block ("for enums like", "so for", "e.g."): a case the answer talks about
@@ -182,6 +198,18 @@ def _illustration(b: Block, others: list[Block], document: str, language: str | 
         return "an example, as the prose says: it defines nothing"
     return f"a case the prose speaks of: it defines only {', '.join(f'`{n}`' for n in sorted(names))}, which " \
            "nothing in the file or the change uses"
+
+
+# prose that says the block shows the code as it stands
+_NOW = re.compile(r"\b(?:right now|currently|at the moment|today|the current code|the existing code|as it stands)\b",
+                  re.I)
+
+
+def _code_lines(b: Block, document: str) -> list[str]:
+    """A block's lines but blank ones and lazy markers, stripped."""
+    from .lazy_block import read
+    r = read(b.text, document)
+    return [x.strip() for k, x in enumerate(split_lines(r.text)) if x.strip() and k not in r.markers]
 
 
 QUOTE_LIKE = 0.6  # the least difflib ratio of a quoted line to its rewrite

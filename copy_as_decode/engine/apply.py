@@ -225,12 +225,15 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     # a definition the file has, which the block shows again, is replaced, not added beside it (a name every
     # class has, `__init__`, `constructor`, may be a new class's own)
     block_names = {n for lines in code for x in lines for n in _names(x, language)} - touched
-    # a new class or `impl` brings its own members (`type Output` of a new `impl Sub for T`)
-    fresh = {k for f in (block_merge.outlined(new, language)[1] if language else []) if f.kind == "class"
-             and b[f.header - 1].strip() not in own for k in range(f.header, f.end)}
+    fresh = None
     for name in sorted(n for n in block_names if not n.startswith("__") and n != "constructor"):
         was = sum(name in _names(x, language) for x in a if name in x)
-        if was and sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
+        if not was or sum(name in _names(x, language) for x in b if name in x) <= was:
+            continue
+        if fresh is None:  # a new class or `impl` brings its own members (`type Output` of a new `impl Sub for T`)
+            fresh = {k for f in (block_merge.outlined(new, language)[1] if language else []) if f.kind == "class"
+                     and b[f.header - 1].strip() not in own for k in range(f.header, f.end)}
+        if sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
             return f"the result defines `{name}` once more beside the file's own"
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
@@ -491,7 +494,7 @@ def _aligned(a: list[str], b: list[str]) -> tuple[int, int, difflib.SequenceMatc
     return head, tail, difflib.SequenceMatcher(None, [s.strip() for s in x], [s.strip() for s in y], autojunk=False)
 
 
-_KEYWORDS = {"if", "for", "while", "switch", "catch", "with", "elif", "else", "return", "function", "try", "except",
+_KEYWORDS = {"if", "for", "while", "switch", "catch", "with", "elif", "else", "return", "function", "try", "except", "when",
              "match", "case", "await", "async", "new", "typeof", "super", "print", "assert", "not", "and", "or", "in"}
 
 
