@@ -899,3 +899,100 @@ extension CameraError: LocalizedError {
   }
 }
 """
+
+
+def test_a_comment_set_apart_above_a_new_declaration_goes_with_it():
+    document = """enum CameraError {
+  case device
+}
+
+// MARK: - CodeScannerError
+
+enum CodeScannerError {
+  case notCompatible
+}
+"""
+    answer = """Add this at the bottom of the file:
+
+```swift
+// MARK: - LocalizedError
+
+extension CameraError: LocalizedError {
+  var errorDescription: String? { "camera" }
+}
+```
+"""
+    assert merged(document, answer, "swift") == document + """
+// MARK: - LocalizedError
+
+extension CameraError: LocalizedError {
+  var errorDescription: String? { "camera" }
+}
+"""
+
+
+def test_a_guarded_include_is_one_import_and_a_helper_goes_below_the_fallback_define_the_prose_names():
+    document = """#include "spt.h"
+
+#include <string.h>
+
+#ifndef ARG_MAX
+#define ARG_MAX (96 * 1024)
+#endif
+
+static int find(char **ptr)
+{
+    return ptr - ARG_MAX;
+}
+"""
+    answer = """First, the includes:
+
+```c
+#include "spt.h"
+
+#include <string.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+```
+
+Next, a helper just below the `ARG_MAX` fallback definition:
+
+```c
+static long get_arg_max(void)
+{
+    return ARG_MAX;
+}
+```
+
+Finally:
+
+```c
+static int find(char **ptr)
+{
+    return ptr - get_arg_max();
+}
+```
+"""
+    want = """#include "spt.h"
+
+#include <string.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
+#ifndef ARG_MAX
+#define ARG_MAX (96 * 1024)
+#endif
+
+static long get_arg_max(void)
+{
+    return ARG_MAX;
+}
+
+static int find(char **ptr)
+{
+    return ptr - get_arg_max();
+}
+"""
+    assert merged(document, answer, "c") == want

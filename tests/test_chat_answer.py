@@ -320,3 +320,19 @@ func (c *Color) Equals(c2 *Color) bool {{
     assert apply(EditRequest(GO, block=answer, language="go", path="color.go")).text == GO.replace(
         "bool {\n", "bool {\n\tif c == nil || c2 == nil {\n\t\treturn c == c2\n\t}\n", 1).replace(
         "return false", "return c2 == nil")
+
+
+def test_a_command_line_that_runs_the_file_itself_is_not_merged():
+    answer = """```sh
+-s|--state-dir)  opt_state_dir="$2"; shift 2 ;;
+```
+
+Try it:
+
+```
+ucfr -n -v -s /tmp/ucf-test mypkg /etc/mypkg/mypkg.conf
+```
+"""
+    document = "#!/bin/sh\ncase \"$1\" in\n--state-dir)  opt_state_dir=\"$2\"; shift 2 ;;\nesac\n"
+    read = chat_answer.read(answer, document, "bash", "usr/bin/ucfr")
+    assert [b.kind for b in read.blocks] == [CHANGE, USAGE] and read.blocks[1].why == "a command that runs the file"

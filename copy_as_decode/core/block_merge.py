@@ -133,6 +133,7 @@ class _Merger:
         self.pending: list[Pending] = []
         self.touched: set[str] = set()
         self._tied: dict[Symbol, list[Symbol]] = {}  # a block symbol's alike file definitions
+        self._headed: dict[Symbol, int] = {}  # a new definition's first line with the comments set apart above it
         self._order = 0
 
     # the block's outline
@@ -181,7 +182,7 @@ class _Merger:
         # Markdown sections do not hold one another (each spans its own lines): all are placed as one scope
         tops = self.block_symbols if self.language == "markdown" else self._children(None)
         self._place_symbols(tops, None)
-        covered = {k for s in tops for k in range(*self._span(s))}
+        covered = {k for s in tops for k in range(self._headed.get(s, self._span(s)[0]), self._span(s)[1])}
         self._place_loose(self._runs(0, len(self.block), covered), None)
 
     def _place_symbols(self, symbols: list[Symbol], container: Symbol | None) -> None:
@@ -209,7 +210,7 @@ class _Merger:
                 self.headers.add(self.dedented[s.header - 1 - self.offset].strip())
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
-                covered = {k for c in inside for k in range(*self._span(c))}
+                covered = {k for c in inside for k in range(self._headed.get(c, self._span(c)[0]), self._span(c)[1])}
                 runs = self._runs(a, b, covered, header=s.header - 1 - self.offset)
                 self._place_loose(runs, target, self._pins(runs, a, b, covered))
             elif inner:
@@ -319,6 +320,7 @@ class _Merger:
 
     def _insert_symbol(self, s: Symbol, before: list[Symbol], after: list[Symbol], matched, container) -> None:
         a, b = self._span(s)
+        a = self._headed[s] = self._heading(a)
         gap = _blank_run(self.dedented, a)
         prev = next((p for p in reversed(before) if isinstance(matched.get(p), Symbol)), None)
         nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
@@ -330,7 +332,8 @@ class _Merger:
             return
         if hinted is not None:
             rel, f = hinted
-            siblings = [g for g in self.symbols if g.parent == f.parent]
+            # beside a constant: the block's spacing, not the one between the file's definitions
+            siblings = [g for g in self.symbols if g.parent == f.parent] if f.kind != "statement" else []
             indent = _lead(self.lines[f.header - 1])
             if rel == "after":
                 at, where, prev, nxt = f.end, f"after `{f.qualname}`, as the answer says", f, None
@@ -385,6 +388,22 @@ class _Merger:
                 new = ["\n"] * max(0, gap - above) * bool(at) + body + ["\n"] * (above or gap)
         self._change(at, at, new, f"added `{s.qualname}` {where}")
 
+    def _heading(self, a: int) -> int:
+        """Where a new definition starting at block line `a` starts with the comment lines set apart above it
+        (`// MARK: - LocalizedError`, a blank line, the new `extension`): those lines open the block or follow a
+        blank line, and are no marker and no other definition's."""
+        k = a
+        while k > 0 and not self.block[k - 1].strip():
+            k -= 1
+        top = k
+        while top > 0 and self.block[top - 1].strip() and top - 1 not in self.markers \
+                and self.dedented[top - 1].strip().startswith(_COMMENTS):
+            top -= 1
+        taken = {j for f in self.block_symbols for j in range(*self._span(f))}
+        if top == k or k - a == 0 or top > 0 and self.block[top - 1].strip() or any(j in taken for j in range(top, k)):
+            return a
+        return top
+
     def _caller(self, s: Symbol, container: Symbol | None) -> Symbol | None:
         """The one definition of the scope that calls the new one (`name(`): a helper goes after its caller."""
         call = re.compile(rf"(?<![\w$]){re.escape(s.name)}\s*\(")
@@ -419,15 +438,19 @@ class _Merger:
         return found[-1] if found[0][0] == "after" else found[0]
 
     def _statement_of(self, name: str) -> Symbol | None:
-        """The file's one top-level statement that assigns `name` (`const DEFER_EVENT = 6;`, not a definition
-        the outline has), as a symbol a new definition can go after or before; None when none or several do."""
-        assigns = re.compile(rf"^(?:[\w$]+\s+)*{re.escape(name)}\s*(?::[^=]*)?:?=(?!=)")
+        """The file's one top-level statement that assigns or `#define`s `name` (`const DEFER_EVENT = 6;`, not a
+        definition the outline has), as a symbol a new definition can go after or before; None when none or
+        several do."""
+        assigns = re.compile(rf"^(?:[\w$]+\s+)*{re.escape(name)}\s*(?::[^=]*)?:?=(?!=)|^#\s*define\s+{re.escape(name)}\b")
         found = [k for k, line in enumerate(self.lines) if line[:1].strip() and assigns.match(line)]
         if len(found) != 1:
             return None
         k = found[0]
         span = self._statement(k)
-        return Symbol(name, name, "statement", k + 1, span[1] if span else k + 1, k + 1)
+        end = span[1] if span else k + 1
+        if end < len(self.lines) and self.lines[end].startswith("#endif"):
+            end += 1  # a fallback `#define` closes with the `#ifndef` that guards it
+        return Symbol(name, name, "statement", k + 1, end, k + 1)
 
     def _pins(self, runs: list[tuple[int, int]], a: int, b: int, covered: set) -> list[tuple[bool, bool]]:
         """For each run inside a container's block lines [a, b): whether nothing (no marker, no placed symbol)
@@ -1232,6 +1255,11 @@ def _imports(lines: list[str], language: str | None) -> list[tuple[int, int, str
                 out.append((k, e + 1, m.group(1)))
                 k = e + 1
                 continue
+        if key is None and language in ("c", "cpp") and lines[k].startswith("#if") and k + 2 < len(lines) \
+                and (inner := _import_key(lines[k + 1], language)) and lines[k + 2].startswith("#endif"):
+            out.append((k, k + 3, inner))  # an include its platform guards: one statement, guard and all
+            k += 3
+            continue
         if key is None:
             k += 1
             continue

@@ -406,6 +406,9 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
     itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b") if stem else None
     if itself and any(_IMPORT.match(x) and itself.search(x) for x in code):
         return _IMPORTS_FILE  # code that uses the file, not code of it
+    if stem and code and all(re.match(rf"(?:sudo\s+|\w+=\S*\s+)*(?:\S*/)?{re.escape(stem)}(?:\.\w+)?(?:\s|$)", x)
+                             for x in code):
+        return "a command that runs the file"
     if any(_IMPORT.match(x) and (m := _NAMES_IMPORTED.search(x)) and set(re.findall(r"[A-Za-z_$][\w$]*", m.group(
             "names") or m.group("from") or "")) & exported for x in code):
         return "a usage example: it imports what the file defines"
