@@ -996,3 +996,105 @@ static int find(char **ptr)
 }
 """
     assert merged(document, answer, "c") == want
+
+
+def test_a_new_member_with_its_doc_comment_goes_between_the_file_s_documented_members():
+    document = """export interface CellRenderProps {
+  /**
+   * Whether the cell is outside the current month.
+   * @selector [data-outside-month]
+   */
+  isOutsideMonth: boolean,
+  /**
+   * Whether the cell is unavailable, according to the calendar's `isDateUnavailable` prop.
+   * @selector [data-unavailable]
+   */
+  isUnavailable: boolean
+}
+"""
+    answer = """```tsx
+export interface CellRenderProps {
+  // ... existing props ...
+  /**
+   * Whether the cell is outside the current month.
+   * @selector [data-outside-month]
+   */
+  isOutsideMonth: boolean,
+  /**
+   * Whether the cell is today's date, in the calendar's time zone.
+   * @selector [data-today]
+   */
+  isToday: boolean,
+  // ... isUnavailable ...
+}
+```
+"""
+    want = document.replace("""  isOutsideMonth: boolean,
+""", """  isOutsideMonth: boolean,
+  /**
+   * Whether the cell is today's date, in the calendar's time zone.
+   * @selector [data-today]
+   */
+  isToday: boolean,
+""")
+    assert merged(document, answer, "tsx") == want
+
+
+def test_a_class_shown_without_its_closing_brace_and_a_method_with_its_attribute_are_placed_in_the_file_s():
+    document = """namespace RNFS
+{
+    class Manager : ModuleBase
+    {
+        private static readonly IReadOnlyDictionary<string, int> s_sizes =
+            new Dictionary<string, int>
+            {
+                { "md5", 16 },
+            };
+
+        private readonly HttpClient _client = new HttpClient();
+
+        [ReactMethod]
+        public void hash(string algorithm, IPromise promise)
+        {
+            var size = default(int);
+            if (!s_sizes.TryGetValue(algorithm, out size))
+            {
+                promise.Reject(null, "Invalid hash algorithm.");
+                return;
+            }
+
+            promise.Resolve(size);
+        }
+    }
+}
+"""
+    answer = """```csharp
+    class Manager : ModuleBase
+    {
+        private static readonly IReadOnlyDictionary<string, int> s_sizes =
+            new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase)
+            {
+                { "md5", 16 },
+            };
+
+        // ... other fields unchanged ...
+
+        [ReactMethod]
+        public void hash(string algorithm, IPromise promise)
+        {
+            var size = default(int);
+            if (algorithm == null || !s_sizes.TryGetValue(algorithm.Replace("-", ""), out size))
+            {
+                promise.Reject(null, "Invalid hash algorithm.");
+                return;
+            }
+
+            // ... rest of hash() unchanged ...
+        }
+```
+"""
+    want = document.replace("new Dictionary<string, int>\n",
+                            "new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase)\n").replace(
+        "if (!s_sizes.TryGetValue(algorithm, out size))",
+        'if (algorithm == null || !s_sizes.TryGetValue(algorithm.Replace("-", ""), out size))')
+    assert merged(document, answer, "csharp") == want

@@ -22,7 +22,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from . import lazy_block
@@ -143,6 +143,15 @@ class _Merger:
         class are read inside one. There, a statement after a brace that closes a body the block elided
         (`if (x) {` past a marker's `return true\n}`) reads as a method of its keyword's name: not a definition."""
         _, symbols = outline(text, self.language) if self.language else (None, [])
+        opened = _depth(["".join(ch for ch in text if ch in "{}")])
+        if opened > 0 and self.language in BRACED:  # a class shown without its closing brace: read as closed
+            n = text.count("\n")
+            _, closed = outline(text + "}\n" * opened, self.language)
+            if len(closed) > len(symbols):
+                ends: dict[int, Symbol] = {}  # each symbol's end within the block, its parent's too
+                for f in closed:  # parents come before their children
+                    ends[id(f)] = replace(f, end=min(f.end, n), parent=f.parent and ends.get(id(f.parent)))
+                symbols = list(ends.values())
         if symbols or self.language not in ("javascript", "typescript", "tsx"):
             return symbols, 0
         _, wrapped = outline("class __Block__ {\n" + text + "}\n", self.language)
@@ -731,8 +740,8 @@ class _Merger:
             # blank lines that end (open) the kept lines, before (after) the run's new ones: the file's spacing
             # stays on the far side of what the run adds (a logger shown under the imports keeps the file's two
             # blank lines before the code below it)
-            while last.size > 1 and last.a + last.size < len(run) and not run[last.a + last.size - 1]:
-                last = last._replace(size=last.size - 1)
+            while last.size > 1 and last.a + last.size < len(run) and run[last.a + last.size - 1] in ("", "/**", "/*"):
+                last = last._replace(size=last.size - 1)  # and a doc comment's opener: the new member's, next
             while first.size > 1 and first.a > 0 and not run[first.a]:
                 first = first._replace(a=first.a + 1, b=first.b + 1, size=first.size - 1)
             # the run's lines before its first kept line replace as many file lines as are like them (edited
@@ -929,7 +938,8 @@ class _Merger:
                 start = None
         out = []
         for s, e in runs:
-            if s == header:  # the container's own header (to the line that opens its body): the file's stays
+            if header is not None and s <= header < e:  # the container's own header (its attributes above it,
+                s = header  # to the line that opens its body): the file's stays
                 while s < e and not self._opens(self.dedented[s]) and self.language != "markdown":
                     s += 1
                 s += 1
@@ -1081,6 +1091,9 @@ def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, in
             while n < len(have) and _goes_on(have[at:n]):
                 n += 1
         solid = n
+    if pairs and run[pairs[0][0]] == have[pairs[0][1]] and not re.search(r"\w", run[pairs[0][0]]) and (
+            len(pairs) < 2 or run[pairs[1][0]] != have[pairs[1][1]]):
+        return 0, []  # a `/**` like the file's next one, then another text: a new comment, no edit of that one
     return solid, pairs
 
 
