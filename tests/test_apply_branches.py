@@ -1098,3 +1098,34 @@ def test_a_class_shown_without_its_closing_brace_and_a_method_with_its_attribute
         "if (!s_sizes.TryGetValue(algorithm, out size))",
         'if (algorithm == null || !s_sizes.TryGetValue(algorithm.Replace("-", ""), out size))')
     assert merged(document, answer, "csharp") == want
+
+
+def test_a_fragment_whose_first_line_the_file_has_once_starts_there_whatever_the_like_lines_above():
+    document = """static int process(reader *r) {
+    if (read_type(r) == ERR) {
+        set_error(r, PROTOCOL,
+                "Bad type");
+        return ERR;
+    }
+    if (to_int(p, len, &elements) == ERR) {
+        set_error(r, PROTOCOL,
+                "Bad multi-bulk length");
+        return ERR;
+    }
+    return OK;
+}
+"""
+    answer = """In `process()`:
+
+```c
+    if (to_int(p, len, &elements) == ERR) {
+        set_error_fmt(r, PROTOCOL,
+                "Bad multi-bulk length: '%.*s'", len > 32 ? 32 : len, p);
+        return ERR;
+    }
+```
+"""
+    want = document.replace("""        set_error(r, PROTOCOL,
+                "Bad multi-bulk length");""", """        set_error_fmt(r, PROTOCOL,
+                "Bad multi-bulk length: '%.*s'", len > 32 ? 32 : len, p);""")
+    assert merged(document, answer, "c") == want

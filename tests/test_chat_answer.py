@@ -203,7 +203,7 @@ fun Enum<*>.toJSValue(): Any? {
 """
 
 
-@pytest.mark.parametrize("lead", ["So for", "For enums like", "Example:", "## Usage"])
+@pytest.mark.parametrize("lead", ["So for", "For enums like", "Example:", "## Usage", "Quick check:"])
 def test_a_block_the_prose_offers_as_a_case_or_an_example_is_not_merged(lead):
     answer = f"""Fall back to the name:
 

@@ -705,12 +705,16 @@ class _Merger:
         counts = {}
         for line in have:
             counts[line] = counts.get(line, 0) + 1
-        every = [m for m in difflib.SequenceMatcher(None, run, have, autojunk=False).get_matching_blocks() if m.size]
+        ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
+        # the run's first line found once: the file lines before it are none of the run's (difflib would take a
+        # `return ERR; }` pair above it and lose the run's first line)
+        off = ends[0] or 0
+        every = [m._replace(b=m.b + off) for m in difflib.SequenceMatcher(None, run, have[off:], autojunk=False)
+                 .get_matching_blocks() if m.size]
         blocks = [m for m in every
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1:
             blocks = [m for m in blocks if m.b >= found[0]]  # a run that opens with a branch starts at the file's
-        ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
         def apart(m, n) -> bool:  # the file's lines between two matches, past the run's own there (a statement
             # written over several lines counts once: a one-line rewrite of a four-line command takes its place)
             return statements(have[_end(m, "b"):n.b], blank=True) > statements(run[_end(m, "a"):n.a], blank=True) \

@@ -178,7 +178,7 @@ def _quoted(b: Block, others: list[Block], own: set[str], document: str) -> bool
 _RUNS_ON = re.compile(r"\b(?:like|such as|for|e\.g\.|i\.e\.|for example|for instance|say|given)\s*,?$", re.I)
 # prose that calls the block an example ("Example:", "## Usage", "To try it:")
 _EXAMPLE_LEAD = re.compile(r"^(?:#+\s*|\W*)(?:\d+\.\s*)?(?:an? )?(?:example|usage|for example|for instance|e\.g\."
-                           r"|to (?:try|test|use|verify|check) it)\b", re.I)
+                           r"|quick (?:check|test)|sanity check|try it|to (?:try|test|use|verify|check)(?: it)?)\b", re.I)
 
 
 def _illustration(b: Block, others: list[Block], document: str, language: str | None,
