@@ -902,19 +902,8 @@ class _Merger:
         return self._arm_close(have, lo, found[0])
 
     def _arm_close(self, have: list[str], lo: int, j: int) -> int:
-        """Where the branch whose head is `have[j]` ends in `have` (exclusive): at the next head at its
-        indentation, or a line indented less, or its `switch`'s closing line; its blank lines after it left out."""
-        lead = len(_lead(self.lines[lo + j]))
-        t = j + 1
-        while t < len(have):
-            line = self.lines[lo + t]
-            if line.strip() and (len(_lead(line)) < lead or len(_lead(line)) == lead and (
-                    _arm(have[t]) or have[t].startswith(("}", "end")))):
-                break
-            t += 1
-        while t > j + 1 and not have[t - 1]:
-            t -= 1
-        return t
+        """Where the branch whose head is `have[j]` (file line lo + j) ends in `have` (exclusive): arm_end."""
+        return arm_end(self.lines[lo:lo + len(have)], j)
 
     def _like_edge(self, run: list[str], have: list[str]) -> int:
         """_like_run, where the file lines it would replace hold the brackets the run's lines do: a `}` the run
@@ -1126,6 +1115,22 @@ def _declares(header: str) -> str | None:
     """The keyword a type's declaration opens with (`extension`, `impl`, `enum`), or None."""
     m = _DECLARES.search(header)
     return m.group(1) if m else None
+
+
+def arm_end(lines: list[str], j: int) -> int:
+    """Where the branch whose head is lines[j] ends (exclusive): at the next head at its indentation, or a line
+    indented less, or its `switch`'s closing line (`}`, `end`); its blank lines after it left out."""
+    lead = len(_lead(lines[j]))
+    t = j + 1
+    while t < len(lines):
+        line = lines[t]
+        if line.strip() and (len(_lead(line)) < lead or len(_lead(line)) == lead and (
+                _arm(line.strip()) or line.strip().startswith(("}", "end")))):
+            break
+        t += 1
+    while t > j + 1 and not lines[t - 1].strip():
+        t -= 1
+    return t
 
 
 def _new_arms(run: list[str], labels: set[str]) -> set[int]:

@@ -332,12 +332,7 @@ def _arm_shown(a: list[str], lines: list[str], m: int, u: int, du: int, depth: i
     head = next((k for k in range(m - 1, -1, -1) if lines[k].strip() and len(block_merge._lead(lines[k])) <= depth), None)
     if head != u or not block_merge._arm(lines[u].strip()) or len(block_merge._lead(lines[u])) != depth:
         return None
-    lead = len(block_merge._lead(a[du]))
-    end = du + 1
-    while end < len(a) and not (a[end].strip() and (len(block_merge._lead(a[end])) < lead or len(
-            block_merge._lead(a[end])) == lead and (block_merge._arm(a[end].strip()) or a[end].strip()[:1] == "}"))):
-        end += 1
-    return end - 1
+    return block_merge.arm_end(a, du) - 1
 
 
 SLACK_LINES = 2  # file lines between two block lines beyond the block's own there, for them to be neighbours
