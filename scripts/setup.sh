@@ -25,6 +25,12 @@ if [ "$(cat "$venv/.deps" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$venv/.deps"
 fi
 "$root/scripts/build-llama-cpp.sh"  # the quantized engine the default runs on
+if [ "${1:-}" = "--test" ]; then
+  # llama-server compiles (CPU) while the installs below download and unpack (network, disk); waited for last
+  "$root/scripts/build-llama-server.sh" >/dev/null &
+  server_build=$!
+  trap 'kill "$server_build" 2>/dev/null || true' EXIT
+fi
 
 if [ -n "${1:-}" ]; then  # --torch, --dev, --test: the torch engine too
   want=$(stamp "$root/requirements-torch.txt")
@@ -51,7 +57,8 @@ if [ "${1:-}" = "--test" ]; then
   # the built-in trained model (its base: the 1.5B above; a slow test runs it, dequantizing the base once)
   "$venv/bin/copy-as-decode" models install qwen2.5-coder-1.5b-copy >/dev/null
   "$root/scripts/setup-editors.sh"
-  "$root/scripts/build-llama-server.sh" >/dev/null
-  "$venv/bin/python" "$root/scripts/check-llama-server.py"
   "$root/scripts/setup-vllm.sh"
+  wait "$server_build"
+  trap - EXIT
+  "$venv/bin/python" "$root/scripts/check-llama-server.py"
 fi

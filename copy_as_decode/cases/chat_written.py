@@ -10,7 +10,8 @@ a writer who was given only the file and the request (never the merge code), wit
 Development cases come from the files in DEVELOPMENT. Every other file's answers are held out, in batches (its
 meta.json's `batch`, 1 when it says none; `--where batch=N`): batch 1 was measured once, then read to write
 rules; batch 2 was written afterwards, measured once, then read; batch 3 (one file in each outlined language)
-was written after the rules batch 2 gave, and measured once.
+was written after the rules batch 2 gave, measured once, then read; batch 4 (again one file in each language)
+was written after the rules batch 3 gave, measured once, then read.
 """
 import json
 import re

@@ -251,7 +251,9 @@ class _Merger:
             scope = [f for f in scope if self.lines[f.header - 1].strip() == header] or scope
         if scope and s.kind == "class":  # an `extension`, an `impl` of a type is not the type's `enum` or `struct`
             word = _declares(self.dedented[s.header - 1 - self.offset])
-            scope = [f for f in scope if _declares(self.lines[f.header - 1]) == word]
+            trait = _trait(self.dedented[s.header - 1 - self.offset])  # `impl Debug for T` is not `impl Display for T`
+            scope = [f for f in scope if _declares(self.lines[f.header - 1]) == word
+                     and _trait(self.lines[f.header - 1]) == trait]
             if not scope:
                 return None
         if len(scope) > 1 and s.kind == "class":  # declarations of one type: Rust's `impl`s, C#'s partial classes
@@ -437,6 +439,10 @@ class _Merger:
                 if found and len({rel for rel, _ in found}) == 1 else None
         if len({f.parent for _, f in found}) > 1:  # the class the prose names
             found = [(rel, f) for rel, f in found if f.parent is not None and f.parent.name in named]
+        if len({rel for rel, _ in found}) > 1 and len(found) == 2 and len({f.parent for _, f in found}) == 1:
+            (r1, f1), (r2, f2) = sorted(found, key=lambda x: x[0] != "after")  # "above `g` (after `f` is fine)":
+            siblings = [g for g in self.symbols if g.parent == f1.parent]  # one place when g follows f
+            return (r1, f1) if siblings.index(f2) == siblings.index(f1) + 1 else None
         if not found or len({(rel, f.parent) for rel, f in found}) > 1:
             return None
         # one name defined several times (overloads, a getter and its setter) is one place when they stand together
@@ -485,7 +491,7 @@ class _Merger:
             elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
                     opened and self._anchor(a, b, opened, None, *pin)) and not self._before_next(a, b, region) \
                     and not ((named := self._named(container)) and self._bounded(a, b, named)
-                             and self._anchor(a, b, named, None, *pin)):
+                             and self._anchor(a, b, named, None, *pin)) and not self._beside_said(a, b, region):
                 self._defer(a, b, container, "its place in the file is not certain")
 
     def _named(self, container: Symbol | None) -> tuple[int, int] | None:
@@ -503,6 +509,33 @@ class _Merger:
         have = {line.strip() for line in self.lines[region[0]:region[1]]}
         solid = [line.strip() for line in self.dedented[a:b] if line.strip()]
         return bool(solid) and solid[0] in have and solid[-1] in have
+
+    def _beside_said(self, a: int, b: int, region: tuple[int, int]) -> bool:
+        """New lines (none of them the file's) the prose puts after or before a member or statement it names
+        ("right after `CallerPrettyfier`", a struct's field; "after `_M.USERAGENT`"): the one line of the region
+        that opens with the name (after modifiers), and its statement; the lines inserted there, set apart by a
+        blank line when the file sets that statement apart from the one before it. False when the prose names
+        no such one place."""
+        solid = [k for k in range(a, b) if self.dedented[k].strip()]
+        own = {x.strip() for x in self.lines}
+        places = [(rel, name) for rel, name in self.hints if rel in ("after", "before")]
+        if not solid or any(self.dedented[k].strip() in own and re.search(r"\w", self.dedented[k]) for k in solid) \
+                or len(places) != 1:  # (a bracket the file has anyway is the new lines' own)
+            return False
+        rel, name = places[0]
+        opens = re.compile(rf"^(?:[\w$]+\s+)*{re.escape(name)}(?![\w$(])")
+        found = [k for k in range(*region) if opens.match(self.lines[k].strip())]
+        if len(found) != 1:
+            return False
+        k = found[0]
+        start, end = k, (span[1] if (span := self._statement(k)) else k + 1)
+        while start > region[0] and self.lines[start - 1].strip().startswith(_COMMENTS):
+            start -= 1
+        apart = ["\n"] if start > region[0] and not self.lines[start - 1].strip() else []
+        new = _moved(self.dedented[solid[0]:solid[-1] + 1], _lead(self.dedented[solid[0]]), _lead(self.lines[k]))
+        at, new = (end, apart + new) if rel == "after" else (start, new + apart)
+        self._change(at, at, new, f"added lines {a + 1}-{b} of the block {rel} `{name}`, as the answer says")
+        return True
 
     def _before_next(self, a: int, b: int, region: tuple[int, int]) -> bool:
         """A new top-level assignment the block shows right above a line the file has once (`var VALID =
@@ -715,15 +748,22 @@ class _Merger:
                   if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1:
             blocks = [m for m in blocks if m.b >= found[0]]  # a run that opens with a branch starts at the file's
+        def reopens(m, n) -> bool:  # between two matches the run rewrites the opening of a block of the file
+            # (`try {` and what it does), and the next match, a line the file has once, is the block's close kept
+            theirs, mine = have[_end(m, "b"):n.b], run[_end(m, "a"):n.a]
+            return self.language in BRACED and _depth(theirs) == _depth(mine) != 0 and any(
+                len(run[n.a + k]) > 12 and counts[run[n.a + k]] == 1 for k in range(n.size))
+
         def apart(m, n) -> bool:  # the file's lines between two matches, past the run's own there (a statement
             # written over several lines counts once: a one-line rewrite of a four-line command takes its place)
-            return statements(have[_end(m, "b"):n.b], blank=True) > statements(run[_end(m, "a"):n.a], blank=True) \
-                + STRAY
+            return not reopens(m, n) and statements(have[_end(m, "b"):n.b], blank=True) > statements(
+                run[_end(m, "a"):n.a], blank=True) + STRAY
         while len(blocks) > 1 and not pin_end and apart(blocks[-2], blocks[-1]):
             blocks.pop()  # a last match far past the one before it, over file lines the run does not show: another
         while len(blocks) > 1 and not pin_start and apart(blocks[0], blocks[1]):
             blocks.pop(0)  # place's line like it (a `return false` of the next branch), not the run's own
         labelled = False  # the run's ends found by its branches' labels (`_arm_start`, `_arm_end`)
+        opening = any(reopens(m, n) for m, n in zip(blocks, blocks[1:]))
         own = Counter(line.strip() for line in self.lines)
         found = sum(1 for m in blocks for k in range(m.size) if len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1)
         if found < 2 <= sum(map(bool, run)) - WEAK and not (pin_start or pin_end):
@@ -804,11 +844,15 @@ class _Merger:
             start = lo if pin_start else lo + head
             end = hi if pin_end else lo + tail + 1
             ref, at = a, start
+        if pin_start and a > 0 and not self.dedented[a - 1].strip():
+            while start < end and not self.lines[start].strip():
+                start += 1  # the blank line the block shows under the header is the file's, there as well
         if not lo <= start <= end <= hi or at >= len(self.lines):
             return False
         kept = set(run)
         dropped = statements([line.strip() for line in self.lines[start:end] if line.strip() not in kept])
-        if not labelled and dropped > statements([line for line in run if line not in set(have[start - lo:end - lo])]):
+        if not (labelled or opening) and dropped > statements(
+                [line for line in run if line not in set(have[start - lo:end - lo])]):
             return False  # the file statements it would replace are not the run's: their place is not certain
             # (a branch found by its label is the run's, whatever its old body)
         new = _moved(self.dedented[a:b], _lead(self.dedented[ref]), _lead(self.lines[at]))
@@ -857,10 +901,8 @@ class _Merger:
         """The labels of the branches beside file line `lo + j` (`have[j]`), when it is a branch's head or in its
         body: the branch heads at that one's indentation, up to the lines indented less around them (its
         `switch`); else none."""
-        depth = len(_lead(self.lines[lo + j]))
-        head = next((k for k in range(j, -1, -1) if have[k] and (k == j or len(_lead(self.lines[lo + k])) < depth)
-                     and (_arm(have[k]) or k < j)), None)
-        if head is None or not _arm(have[head]):
+        head = self._arm_head(have, lo, j)
+        if head is None:
             return set()
         lead = len(_lead(self.lines[lo + head]))
         out = set()
@@ -873,6 +915,13 @@ class _Merger:
                     out.add(label)
         return out
 
+    def _arm_head(self, have: list[str], lo: int, j: int) -> int | None:
+        """The head of the branch file line `lo + j` (`have[j]`) heads or stands in, or None."""
+        depth = len(_lead(self.lines[lo + j]))
+        head = next((k for k in range(j, -1, -1) if have[k] and (k == j or len(_lead(self.lines[lo + k])) < depth)
+                     and (_arm(have[k]) or k < j)), None)
+        return head if head is not None and _arm(have[head]) else None
+
     def _arm_start(self, run: list[str], have: list[str], lo: int, first) -> int:
         """Where the run starts in the file region's `have` by its first branch: a branch head the run shows before
         its first kept line (only blank lines before it), which the file has once under the same label with no
@@ -880,7 +929,9 @@ class _Merger:
         `null ->` and a body); else the kept line."""
         k = next((k for k, x in enumerate(run[:first.a]) if x), None)
         label = _arm(run[k]) if k is not None else None
-        found = [j for j, x in enumerate(have[:first.b]) if label is not None and _arm(x) == label]
+        found = [j for j, x in enumerate(have[:first.b]) if label is not None and _arm(x) == label] or [
+            j for j, x in enumerate(have[:first.b]) if label is not None and (theirs := _arm(x)) is not None
+            and arm_values(theirs) > arm_values(label)]
         if len(found) != 1 or any(_arm(x) for x in have[found[0] + 1:first.b]):
             return first.b
         return found[0]
@@ -896,6 +947,10 @@ class _Merger:
         if k is not None and m in self.markers and len(_lead(self.dedented[m])) > len(_lead(self.dedented[a + k])):
             return done  # a marker in the branch's body stands for the rest of it
         found = [j for j, x in enumerate(have) if k is not None and j >= done - 1 and _arm(x) == _arm(run[k])]
+        held = self._arm_head(have, lo, done - 1)
+        if k is not None and k >= last.a + last.size and held is not None and not found \
+                and arm_values(_arm(have[held])) > arm_values(_arm(run[k])):
+            return self._arm_close(have, lo, held)  # a branch split off the one the last kept line is in
         if len(found) != 1 or any(_arm(x) for x in have[done:found[0]]) or k >= last.a + last.size and \
                 found[0] < done:
             return done
@@ -1094,7 +1149,7 @@ def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, in
 # (Kotlin's `null ->`, Rust's `Some(x) =>`, a Java switch rule) that is not an assignment, a lambda or a statement
 _ARM = re.compile(r"^(?:@unknown\s+)?(?:(?P<label>case\b[^:]*?|default)\s*(?::|->|=>|$)|(?P<when>when\b.*?)\s*(?:\bthen\b|$))"
                   r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(][^={};]*?)"
-                  r"\s*(?:->|=>)")
+                  r"\s*(?:->|=>)(?=\s|$)")  # an arrow set apart: not PHP's `$this->x`
 
 
 def _arm(line: str) -> str | None:
@@ -1109,6 +1164,30 @@ def _arm(line: str) -> str | None:
 
 _DECLARES = re.compile(r"\b(class|struct|enum|interface|protocol|extension|impl|trait|object|module|namespace|record|"
                        r"type|union)\b")
+
+
+def arm_values(label: str) -> set[str]:
+    """The values a branch's label lists (`case A, B` and Rust's `A | B`: {A, B}): a branch that shows some of
+    the values of the file's `case A, B, C` splits that branch, and takes its place."""
+    body = re.sub(r"^(?:case|when)\b\s*", "", label)
+    out, depth, part = set(), 0, ""
+    for ch in body:
+        depth += ch in "([{" and 1 or ch in ")]}" and -1 or 0
+        if depth == 0 and ch in ",|":
+            out.add(part.strip())
+            part = ""
+        else:
+            part += ch
+    return (out | {part.strip()}) - {""}
+
+
+_TRAIT = re.compile(r"\bimpl\b\s*(?:<[^{]*?>)?\s*(.+?)\s+for\s")
+
+
+def _trait(header: str) -> str | None:
+    """The trait a Rust `impl Trait for Type` header implements (its generics aside), or None."""
+    m = _TRAIT.search(header)
+    return re.sub(r"<.*", "", m.group(1)).strip() if m else None
 
 
 def _declares(header: str) -> str | None:

@@ -48,12 +48,13 @@ _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|
                    r"right before|just before|directly before|immediately before|before|above)\b"
                    r"(?:\s+(?:the|your|its|existing|current))*\s+(?:(?:method|function|class|definition)\s+|"
                    r"[a-z][\w -]{0,30}\(|)"
-                   r"`(?:(?:class|def|fn|func|function|struct|enum|interface|module|impl) )?"
-                   r"(?P<name>[#\w.$]+?)(?:\(\))?`(?P<more>(?:\s*(?:…|\.\.\.|,|and|to|through|-|–)\s*"
-                   r"`[#\w.$]+?(?:\(\))?`)*)", re.I)
+                   r"`(?:(?:impl|extension)(?:<[^>`]*>)?\s+(?P<header>[\w:.<>'&]+(?: [\w:.<>'&]+){1,4})|"
+                   r"(?:(?:class|def|fn|func|function|struct|enum|interface|module|impl) )?(?P<name>[#\w.$]+?[!?]?))"
+                   r"(?:\(\))?`"
+                   r"(?P<more>(?:\s*(?:…|\.\.\.|,|and|or|to|through|-|–|/)\s*`[#\w.$]+?[!?]?(?:\(\))?`)*)", re.I)
 # "replace the `sleep(delay)` call": a line of the file the block takes the place of
 _REPLACES = re.compile(r"\breplac(?:e|es|ing)\s+(?:the\s+)?`(?P<code>[^`]+)`")
-_NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*)(?:\(\))?`")
+_NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*[!?]?)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
 # a file's package (Go `package toml`, Java `package java.util;`): a block that declares another is another file
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;?\s*$", re.M)
@@ -233,6 +234,7 @@ _NAMES_IMPORTED = re.compile(r"\{(?P<names>[^}]*)\}|^\s*from\s+\S+\s+import\s+(?
 _SETS = re.compile(r"^(?:(?:local|const|let|var|val|export|readonly|declare)\s+)?([A-Za-z_$][\w$.]*)\s*=(?!=)")
 _FREE = re.compile(r"(?<![\w$.>:])[A-Za-z_$][\w$]*")  # a name used as it is, not as a member (`x.name`)
 _ASSIGNED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?!=)")
+_GROUP = re.compile(r"^(?:const|var)\s*\($")  # a group of declarations (Go): its lines are the top level's
 _EXAMPLE = "a usage example: it defines nothing the file has or needs"
 _IMPORTS_FILE = "a usage example: it imports the file itself"
 
@@ -242,8 +244,15 @@ def _definitions(text: str, language: str | None) -> set[str]:
     names = {s.name for s in outline(text, language)[1] if s.parent is None} if language else set()
     lines = [x for x in split_lines(text) if x.strip()]
     least = min((len(x) - len(x.lstrip()) for x in lines), default=0)
-    return names | {m.group(1) for x in lines if len(x) - len(x.lstrip()) == least
-                    and (m := _ASSIGNED.match(re.sub(r"^(?:export\s+)?(?:const|let|var|val)\s+", "", x.strip())))}
+    top, group = [], False  # the top level's lines, and those of a group of constants there (Go's `const (`)
+    for x in lines:
+        depth = len(x) - len(x.lstrip())
+        if depth == least:
+            group = bool(_GROUP.match(x.strip()))
+        if depth == least or group:
+            top.append(x)
+    return names | {m.group(1) for x in top
+                    if (m := _ASSIGNED.match(re.sub(r"^(?:export\s+)?(?:const|let|var|val)\s+", "", x.strip())))}
 
 
 def _example(text: str, language: str | None, defined: set[str]) -> str | None:
@@ -304,17 +313,30 @@ def _fences(text: str) -> list[Block]:
                 and (m := _PATH_IN.search(above[-1])):  # "In `lib/a.js`:", "## 2. `lib/a.js`: allow it"
             named = m.group("path")
         code = split_lines(tok.content)
+        if named and any(_IMPORT.match(x) and PurePosixPath(named).name in x for x in code):
+            named = None  # "Include `utf8.h`:" above the `#include` the block adds: a file it imports, not its own
         if code and (m := _COMMENT_PATH.match(code[0])) and language_of_path(m.group("path")):
             named = named or m.group("path")
             code = code[1:]
         prose = " ".join(above)
-        hints = [("before", h.group("name")) if h.group(1).lower().split()[-1] in ("before", "above") else
-                 ("after", ([h.group("name")] + re.findall(r"`([#\w.$]+?)(?:\(\))?`", h.group("more")))[-1])
-                 for h in _HINT.finditer(prose)]
+        # the place the paragraph nearest the block gives ("above `f()` (right after `g()` is fine)"), not an
+        # earlier one's talk of the code; a block right under another one (no prose of its own) goes where the
+        # prose above that one said ("a constant at the top of the class, plus a helper below `g`")
+        hints = next((h for line in reversed(above) if (h := _places(line))), [])
+        if not above and out:
+            hints = [(rel, name) for rel, name in out[-1].hints if rel in ("after", "before")]
         hints += [("named", m.group("name")) for m in _NAMED.finditer(prose)]
         hints += [("replaces", m.group("code")) for m in _REPLACES.finditer(prose)]
         out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1, lead=above[-1] if above else ""))
     return out
+
+
+def _places(prose: str) -> list[tuple[str, str]]:
+    """The places a line of prose gives: ("after" | "before", a name), the last of a range for "after"."""
+    return [("before", h.group("name") or h.group("header")) if h.group(1).lower().split()[-1] in ("before", "above")
+            else ("after", ([h.group("name") or h.group("header")]
+                            + re.findall(r"`([#\w.$]+?[!?]?)(?:\(\))?`", h.group("more")))[-1])
+            for h in _HINT.finditer(prose)]
 
 
 def _prose_above(lines: list[str], k: int) -> list[str]:
@@ -366,6 +388,10 @@ _DEFINES = {"python": re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^([A-Za
             "javascript": re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:function\*?\s+([\w$]+)|class\s+([\w$]+)|"
                                      r"(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s*)?(?:function|\())|"
                                      r"^\s*(?:static\s+|async\s+|get\s+|set\s+)*([\w$]+)\s*\([^)]*\)\s*\{\s*$")}
+# a block that opens with an entry whose value is a call (`getUsers: builder.query<...>({`), or with an element
+# (`<Stack.Screen`), of something: when the file does not know that name, the block is code that uses the file
+_FOREIGN = re.compile(r"^(?:[\w$]+\s*:\s*|<)(?P<of>[A-Za-z_$][\w$]*)[\w$.]*\s*(?:<[^>]*>)?\s*[(\s/>]")
+_ELEMENT = re.compile(r"^<[A-Z][\w.]*[\s>/]")  # a JSX element: `<Stack.Screen`
 _IMPORT = re.compile(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var|local)\s+.*\brequire\b|require(?:_relative)?\b|"
                      r"#include\b|use\s|using\s)")
 
@@ -393,6 +419,9 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
         # an assignment defines only a name the file assigns itself (else it is the example's own variable)
         names = [next(g for g in m.groups() if g) for m in found if not (m.lastindex == 2 and language == "python")
                  or any(x.startswith((m.group(2) + " =", m.group(2) + ":")) for x in top)]
+    elif (m := _FOREIGN.match(lines[0])) and not re.search(rf"(?<![\w$]){re.escape(m.group('of'))}(?![\w$])",
+                                                          "\n".join(own)):
+        return f"a usage example: it uses `{m.group('of')}`, which the file does not know"
     elif errors(text, language) and errors(named_language(language).statements.replace("{}", text), language) \
             or min(len(x) - len(x.lstrip()) for x in lines) > 0:
         return None  # a fragment its grammar reads neither alone nor as statements (a method without its class),
@@ -419,7 +448,12 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
     if any((m := _SETS.match(x)) and any(t.startswith((m.group(1) + "=", m.group(1) + " =")) for t in top)
            for x in lines if not x[:1].isspace()):
         return None  # it assigns a name the file assigns at its top level: an edit of that line
-    # the file's own lines it holds but those it has everywhere: `return err` may be an example's too
-    held = sum(1 for x in code if len(x) > 3 and 0 < own[x] <= COMMON and not _IMPORT.match(x))
-    # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`
-    return _EXAMPLE if held * 3 < len(code) and any("(" in x for x in code) else None
+    # the file's own lines it holds but those it has everywhere: `return err` may be an example's too (their
+    # inner spacing aside: gofmt realigns a group of constants one of which is new)
+    spaced = Counter(" ".join(x.split()) for x in own.elements())
+    held = sum(1 for x in code if len(x) > 3 and 0 < spaced[" ".join(x.split())] <= COMMON and not _IMPORT.match(x))
+    if held and min(len(x) - len(x.lstrip()) for x in lines) > 0:
+        return None  # lines of a body, indented as they stand in the file, one of them the file's
+    # a run of the file's lines with a change shows them around it; an example may share a `} catch (e) {`; an
+    # example calls (or renders an element)
+    return _EXAMPLE if held * 3 < len(code) and any("(" in x or _ELEMENT.match(x) for x in code) else None

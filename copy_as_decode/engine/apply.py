@@ -216,11 +216,13 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
     a, b = split_lines(doc), split_lines(new)
     kept = _kept(a, b)
     shown = _shown(a, reads, b, kept)
+    respaced = {" ".join(x.split()) for x in written}  # a line the block shows realigned (gofmt's columns)
     for i1, old, new_lines in _changed(a, b, where=True):
         if added := [x.strip() for x in new_lines if x.strip() and x.strip() not in written | own]:
             return f"the result adds the line `{added[0][:60]}`, which neither the block nor the file has"
         for k in range(i1, i1 + len(old)):
-            if a[k].strip() and k not in shown and not _may_change(k, a, symbols, names, assigned):
+            if a[k].strip() and k not in shown and " ".join(a[k].split()) not in respaced \
+                    and not _may_change(k, a, symbols, names, assigned):
                 return f"the result changes line {k + 1} (`{a[k].strip()[:60]}`), outside what the block changes"
     # a definition the file has, which the block shows again, is replaced, not added beside it (a name every
     # class has, `__init__`, `constructor`, may be a new class's own)
@@ -235,11 +237,34 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
                      and b[f.header - 1].strip() not in own for k in range(f.header, f.end)}
         if sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
             return f"the result defines `{name}` once more beside the file's own"
+    if twice := _twice(a, code, b):
+        return f"the result has the line `{twice[:60]}` twice: the block's beside the file's, which it stands for"
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
         return f"the result would no longer parse as {(language or '').capitalize()} ({broken[0].describe()})"
     return (_blank_lines(doc, reads, new, language) or _runs_on(doc, reads, new, language)
-            or _elided(a, reads, b, kept) or _survives(a, reads, b, kept, symbols))
+            or _elided(a, reads, b, kept) or _survives(a, reads, b, kept, symbols) or _split(a, reads, b))
+
+
+def _twice(a: list[str], code: list[list[str]], b: list[str]) -> str | None:
+    """A line the file has once, which a block shows once after the line the file has before it (that one the
+    file's once too), that the result has twice (the block's lines placed beside the file's they stand for, the
+    old ones kept): that line, or None."""
+    solid = [x.strip() for x in a if x.strip()]
+    once = {x for x, n in Counter(solid).items() if n == 1 and len(x) > 12}
+    after = {x: p for p, x in zip(solid, solid[1:]) if x in once}
+    where: dict[str, list[int]] = {}
+    for k, x in enumerate(y.strip() for y in b if y.strip()):
+        where.setdefault(x, []).append(k)
+    counts = Counter(x.strip() for lines in code for x in lines)  # (a block that quotes another's lines: not once)
+    for lines in code:
+        shown = [x.strip() for x in lines]
+        for p, x in zip(shown, shown[1:]):
+            at = where.get(x, [])  # two of it, within the block's length of each other: beside, not elsewhere
+            if x in once and p in once and after[x] == p and counts[x] == 1 and len(at) == 2 \
+                    and at[1] - at[0] <= 2 * len(shown):
+                return x
+    return None
 
 
 def _blank_lines(doc: str, reads: list[lazy_block.Block], new: str, language: str | None) -> str | None:
@@ -371,6 +396,42 @@ def _survives(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: d
     return None
 
 
+def _split(a: list[str], reads: list[lazy_block.Block], b: list[str]) -> str | None:
+    """Why the result keeps a file branch beside a block's new branch that takes some of its values (the file's
+    `case A, B, C:` left above the block's `case A:` and `case B, C:`, an empty branch that catches them
+    first), or drops one of the values of a file branch the block's new branches split (`case A:` and
+    `case B:` in place of `case A, B, C:`: C now goes to `default`), or None."""
+    own = {x.strip() for x in a}
+    left = {x.strip() for x in b}
+    mine = [block_merge.arm_values(label) for r in reads for x in split_lines(r.text)
+            if x.strip() not in own and (label := block_merge._arm(x.strip()))]
+    taken = set().union(*mine) if mine else set()
+    for x in a:
+        label = block_merge._arm(x.strip())
+        if label and x.strip() not in left and any(block_merge.arm_values(label) > v for v in mine) \
+                and (lost := block_merge.arm_values(label) - taken):
+            return f"the result drops `{sorted(lost)[0]}` of the file's `{x.strip()[:60]}`, which no branch of " \
+                   "the block takes"
+    for r in reads:
+        lines, code, found = _located(r, b)
+        for k, at in zip(code, found or []):
+            label = block_merge._arm(lines[k].strip())
+            if label is None or lines[k].strip() in own:
+                continue
+            lead = block_merge._lead(b[at])
+            heads = {found[i] for i, c in enumerate(code) if block_merge._arm(lines[c].strip())}
+            for walk in (range(at - 1, -1, -1), range(at + 1, len(b))):
+                for p in walk:
+                    if b[p].strip() and len(block_merge._lead(b[p])) < len(lead):
+                        break  # out of the switch
+                    theirs = block_merge._arm(b[p].strip()) if block_merge._lead(b[p]) == lead else None
+                    if theirs and p not in heads and b[p].strip() in own and \
+                            block_merge.arm_values(theirs) & block_merge.arm_values(label):
+                        return f"the result keeps the branch `{b[p].strip()[:60]}` beside the block's " \
+                               f"`{lines[k].strip()[:60]}`, which takes its place"
+    return None
+
+
 def _shown(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict[int, int]) -> set[int]:
     """The file lines (0-based) a block shows in full, so that it may change them: those between two of its
     lines that the result kept as file lines, with no marker between the two and no more statements between
@@ -400,6 +461,11 @@ def _shown(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dict
             outward = [x.strip() for x in (a[d + 1:] if step > 0 else a[:d][::-1])]
             like = block_merge.like_run(made, outward)  # edited lines: each like the file's it replaces
             out.update(range(d + step, d + step * (like + 1), step))
+        # a branch head whose values the block's new branches split (`case A, B:` made `case A:` and `case B:`)
+        split = [block_merge.arm_values(label) for k in code if lines[k].strip() not in once
+                 and (label := block_merge._arm(lines[k].strip()))]
+        out.update(d for d, x in enumerate(a) if split and (label := block_merge._arm(x.strip()))
+                   and any(block_merge.arm_values(label) > v for v in split))
     return out
 
 
