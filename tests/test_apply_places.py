@@ -5,6 +5,7 @@ code rather than the file's. Each merged result is compared with the file a deve
 each refusal names its reason."""
 import pytest
 
+from copy_as_decode.core.block_merge import MergeError
 from copy_as_decode.core.contract import IncompleteEdit
 from copy_as_decode.engine.apply import apply, guarantee
 from copy_as_decode.engine.request import EditRequest
@@ -323,3 +324,15 @@ def test_a_split_that_leaves_a_value_of_the_file_s_case_to_no_branch_is_refused(
         apply(EditRequest(GO, block="```go\n\tcase ErrorLevel:\n\t\tc = red\n\tcase FatalLevel:\n\t\tc = 35\n```\n",
                           language="go", path="log.go"))
     assert "drops `PanicLevel`" in str(e.value) and "nothing was written" in str(e.value)
+
+
+PYTHON = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+HELPER = "def d():\n    return 4\n"
+
+
+def test_a_new_definition_among_many_goes_at_the_end_only_when_the_prose_says_so():
+    answer = f"Add this at the bottom of the file:\n\n```python\n{HELPER}```\n"
+    assert merged(PYTHON, answer, "python", "m.py") == PYTHON + "\n\n" + HELPER
+    with pytest.raises(MergeError) as e:  # no word of where: one place of many, not the end by default
+        merged(PYTHON, f"```python\n{HELPER}```\n", "python", "m.py")
+    assert "`d` is new and the answer does not say where it goes among the 3 definitions of the file" in str(e.value)

@@ -104,9 +104,14 @@ def test_a_function_whose_name_the_file_lacks_and_whose_body_is_another_s_rename
 
 
 def test_a_new_function_with_another_s_short_body_or_beside_it_in_the_block_is_added():
-    # one line after the header is too little to say it is that function: added, nothing replaced
+    # one line after the header is too little to say it is that function: new, nothing replaced; and with no
+    # word of where among the class's three methods, its place is the model's (or the user's) to say
     short = "def count(self):\n    return len(self.values)\n"
-    assert "    def size(self):\n        return len(self.values)\n" in merged(PY, short, "python")
+    m = merge(PY, short, "python")
+    assert m.text == PY and [p.why for p in m.pending] == [
+        "`count` is new and the answer does not say where it goes among the 3 definitions of `Store`"]
+    two = PY.replace("    def get(self, key):\n        return self.values[key]\n\n", "")
+    assert "    def size(self):\n        return len(self.values)\n\n    def count(self):\n" in merged(two, short, "python")
     # the block defines the file's function too: the new one is a copy of it, not its new name
     both = ('def load(path):\n    with open(path) as f:\n        return f.read()\n\n\n'
             'def load_again(path):\n    with open(path) as f:\n        return f.read()\n')

@@ -337,8 +337,8 @@ class _Merger:
         nxt = next((n for n in after if isinstance(matched.get(n), Symbol)), None)
         siblings = [f for f in self.symbols if f.parent == container]
         hinted = self._hinted(s, container)
-        if hinted is None and any(rel != "named" for rel, _ in self.hints) and prev is None and nxt is None:
-            where = ", ".join(f"{rel} `{name}`" for rel, name in self.hints if rel != "named")
+        if hinted is None and any(rel in PLACES for rel, _ in self.hints) and prev is None and nxt is None:
+            where = ", ".join(f"{rel} `{name}`" for rel, name in self.hints if rel in PLACES)
             self._defer(a, b, container, f"the answer puts `{s.name}` {where}, which the file does not define once")
             return
         if hinted is not None:
@@ -375,6 +375,12 @@ class _Merger:
         elif len(siblings) > 1 and siblings[-1].name.lower() in ("tests", "test") and siblings[-1].kind != "function":
             nxt = siblings[-1]  # the file's test module stays last
             at, indent, where = nxt.start - 1, _lead(self.lines[nxt.header - 1]), f"before `{nxt.qualname}`"
+        elif len(siblings) > ENDLESS and not any(rel == "end" for rel, _ in self.hints):
+            # the end of a scope of many is one place of many: an answer that means it says so ("at the bottom
+            # of the file"); else the prose gave a place the request does not carry (an endpoint's)
+            self._defer(a, b, container, f"`{s.name}` is new and the answer does not say where it goes among the "
+                        f"{len(siblings)} definitions of {f'`{container.qualname}`' if container else 'the file'}")
+            return
         elif siblings:
             last = siblings[-1]
             at, indent, where = last.end, _lead(self.lines[last.header - 1]), f"after `{last.qualname}`"
@@ -427,14 +433,14 @@ class _Merger:
         names it gives point to one place in the scope it belongs to (a method pasted alone: any class)."""
         method = container is None and self._method_like(s)
         named = {name for rel, name in self.hints if rel == "named"}
-        found = [(rel, f) for rel, name in self.hints if rel != "named" for f in self.symbols
+        found = [(rel, f) for rel, name in self.hints if rel in PLACES for f in self.symbols
                  if name in (f.name, f.qualname) and (f.parent == container if not method else f.parent is not None)]
         if not found:  # a name the header of one definition of the scope holds: "after the `MulAssign` impl"
-            found = [(rel, f[0]) for rel, name in self.hints if rel != "named" and len(f := [
+            found = [(rel, f[0]) for rel, name in self.hints if rel in PLACES and len(f := [
                 g for g in self.symbols if g.parent == container and re.search(
                     rf"(?<![\w$]){re.escape(name)}(?![\w$])", self.lines[g.header - 1])]) == 1]
         if not found and container is None and not method:
-            found = [(rel, f) for rel, name in self.hints if rel != "named" and (f := self._statement_of(name))]
+            found = [(rel, f) for rel, name in self.hints if rel in PLACES and (f := self._statement_of(name))]
             return (max if found and found[0][0] == "after" else min)(found, key=lambda x: x[1].start) \
                 if found and len({rel for rel, _ in found}) == 1 else None
         if len({f.parent for _, f in found}) > 1:  # the class the prose names
@@ -1098,6 +1104,8 @@ def statements(lines: list[str], blank: bool = False) -> int:
     return count
 
 
+PLACES = ("after", "before")  # the hints that name a place (core/chat_answer.py `_places`)
+ENDLESS = 2  # a scope with more definitions than this has no one end a new one goes to unless the prose says so
 _COMMENTS = ("#", "//", "/*", "*", "--")  # how a comment line starts (`--`: Lua's, SQL's)
 _ASSIGNS = re.compile(r"^(?:[\w$]+\s+)*[\w$.]+\s*(?::[^=]*)?:?=(?!=)")  # `var X = ...`, `X: int = ...`, `x := ...`
 

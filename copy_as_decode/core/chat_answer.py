@@ -52,6 +52,7 @@ _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|
                    r"(?:(?:class|def|fn|func|function|struct|enum|interface|module|impl) )?(?P<name>[#\w.$]+?[!?]?))"
                    r"(?:\(\))?`"
                    r"(?P<more>(?:\s*(?:…|\.\.\.|,|and|or|to|through|-|–|/)\s*`[#\w.$]+?[!?]?(?:\(\))?`)*)", re.I)
+_END = re.compile(r"\b(?:at|to) the (?:very )?(?:bottom|end)\b", re.I)  # "at the bottom of the file"
 # "replace the `sleep(delay)` call": a line of the file the block takes the place of
 _REPLACES = re.compile(r"\breplac(?:e|es|ing)\s+(?:the\s+)?`(?P<code>[^`]+)`")
 _NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*[!?]?)(?:\(\))?`")
@@ -324,7 +325,7 @@ def _fences(text: str) -> list[Block]:
         # prose above that one said ("a constant at the top of the class, plus a helper below `g`")
         hints = next((h for line in reversed(above) if (h := _places(line))), [])
         if not above and out:
-            hints = [(rel, name) for rel, name in out[-1].hints if rel in ("after", "before")]
+            hints = [(rel, name) for rel, name in out[-1].hints if rel in ("after", "before", "end")]
         hints += [("named", m.group("name")) for m in _NAMED.finditer(prose)]
         hints += [("replaces", m.group("code")) for m in _REPLACES.finditer(prose)]
         out.append(Block("".join(code), tag, named, hints=hints, line=tok.map[0] + 1, lead=above[-1] if above else ""))
@@ -332,11 +333,12 @@ def _fences(text: str) -> list[Block]:
 
 
 def _places(prose: str) -> list[tuple[str, str]]:
-    """The places a line of prose gives: ("after" | "before", a name), the last of a range for "after"."""
+    """The places a line of prose gives: ("after" | "before", a name), the last of a range for "after"; ("end",
+    "") for "at the bottom of the file"."""
     return [("before", h.group("name") or h.group("header")) if h.group(1).lower().split()[-1] in ("before", "above")
             else ("after", ([h.group("name") or h.group("header")]
                             + re.findall(r"`([#\w.$]+?[!?]?)(?:\(\))?`", h.group("more")))[-1])
-            for h in _HINT.finditer(prose)]
+            for h in _HINT.finditer(prose)] + [("end", "")] * bool(_END.search(prose))
 
 
 def _prose_above(lines: list[str], k: int) -> list[str]:

@@ -71,9 +71,6 @@ class ApiError(Exception):
         return {"error": {"message": str(self), "type": self.kind, "param": None, "code": self.code}}
 
 
-class ModelDisabled(EditError):
-    """A part of the block needs the model and the server runs with --no-model."""
-
 
 class Apply:
     """One request's parts: the file, the block, and how to answer."""
@@ -155,26 +152,24 @@ class Merger:
                 self.engine = self.make_engine()
             return self.engine.edit(*fields, **named)
 
-    def _front(self):
-        if self.make_engine is None:
-            raise ModelDisabled("a part of the block has no certain place in the file and needs the model, which "
-                                "this server runs without (--no-model); nothing was changed")
-        return self
-
     def merge(self, request: Apply) -> tuple[str, str, str | None]:
         """(the merged file, APPLIED or UNCHANGED, the language it was merged as); ApiError for a merge that is
         refused."""
         from copy_as_decode.core.block_merge import MergeError
-        from copy_as_decode.engine.apply import apply
+        from copy_as_decode.engine.apply import NO_MODEL, apply
         from copy_as_decode.engine.request import EditRequest
         language = language_of(request)
         if not request.code.strip():
             return new_file(request.update), APPLIED, language
         try:
             result = apply(EditRequest(request.code, block=request.update, language=language, path=request.path),
-                           self._front)
-        except ModelDisabled as e:
-            raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "model_disabled") from None
+                           self.make_engine and (lambda: self))
+        except MergeError as e:
+            if NO_MODEL not in str(e):
+                raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "merge_refused") from None
+            raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e).replace(  # the part and why, for the user to say
+                NO_MODEL, "and only the model could place it, which this server runs without (--no-model); nothing "
+                          "was changed"), "model_disabled") from None
         except ContextError as e:
             raise ApiError(HTTPStatus.BAD_REQUEST, str(e), "context_length_exceeded") from None
         except ModelError as e:
@@ -182,7 +177,7 @@ class Merger:
         except IncompleteEdit as e:  # a result that breaks the guarantee (a reviewable stop), or a model's unfinished edit
             code = "merge_refused" if e.stop in REVIEWABLE else "edit_incomplete"
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), code) from None
-        except (MergeError, EditError) as e:
+        except EditError as e:
             raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "merge_refused") from None
         return result.text, UNCHANGED if result.unchanged else APPLIED, language
 
