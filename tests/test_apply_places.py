@@ -336,3 +336,24 @@ def test_a_new_definition_among_many_goes_at_the_end_only_when_the_prose_says_so
     with pytest.raises(MergeError) as e:  # no word of where: one place of many, not the end by default
         merged(PYTHON, f"```python\n{HELPER}```\n", "python", "m.py")
     assert "`d` is new and the answer does not say where it goes among the 3 definitions of the file" in str(e.value)
+
+
+def test_a_rewritten_last_line_of_a_statement_written_over_several_replaces_the_file_s():
+    doc = "function url(params, serialize) {\n  const query = serialize\n    ? serialize(params)\n" \
+          "    : new URLSearchParams(params).toString()\n  return query\n}\n"
+    answer = "Replace it with:\n\n```ts\n  const query = serialize\n    ? serialize(params)\n" \
+             "    : defaultSerializer(params)\n```\n"
+    assert merged(doc, answer, "typescript", "src/url.ts") == doc.replace(
+        "new URLSearchParams(params).toString()", "defaultSerializer(params)")
+
+
+def test_a_type_the_prose_names_is_its_declaration_not_its_impls_and_a_new_impl_brings_its_own_fmt():
+    doc = "pub struct Decode<'a> {\n    bytes: &'a [u8],\n}\n\nimpl<'a> Decode<'a> {\n    pub fn len(&self) -> usize {\n" \
+          "        self.bytes.len()\n    }\n}\n\nimpl<'a> fmt::Display for Decode<'a> {\n" \
+          "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        f.write_str(\"d\")\n    }\n}\n"
+    new = "pub struct Invalid {\n    pub position: usize,\n}\n\nimpl fmt::Display for Invalid {\n" \
+          "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"at {}\", self.position)\n" \
+          "    }\n}\n"
+    answer = f"Put this right after the `Decode` struct:\n\n```rust\n{new}```\n"
+    assert merged(doc, answer, "rust", "src/lib.rs") == doc.replace("    bytes: &'a [u8],\n}\n",
+                                                                    "    bytes: &'a [u8],\n}\n\n" + new)

@@ -435,6 +435,10 @@ class _Merger:
         named = {name for rel, name in self.hints if rel == "named"}
         found = [(rel, f) for rel, name in self.hints if rel in PLACES for f in self.symbols
                  if name in (f.name, f.qualname) and (f.parent == container if not method else f.parent is not None)]
+        if len(found) > 1 and all(f.kind == "class" for _, f in found):  # a type and its `impl`s: the type
+            found = [(rel, f) for rel, f in found if _declares(self.lines[f.header - 1]) not in ("impl", "extension")
+                     ] if sum(_declares(self.lines[f.header - 1]) not in ("impl", "extension") for _, f in found) == 1 \
+                else found
         if not found:  # a name the header of one definition of the scope holds: "after the `MulAssign` impl"
             found = [(rel, f[0]) for rel, name in self.hints if rel in PLACES and len(f := [
                 g for g in self.symbols if g.parent == container and re.search(
@@ -838,6 +842,10 @@ class _Merger:
             if not pin_end and (arm := lo + self._arm_end(run, have, lo, last, a, b)) > end:
                 end, labelled = arm, True
             ref, at = a + first.a, lo + first.b
+            if not pin_end and last.a + last.size < len(run) and (span := self._statement(lo + last.b)) is not None \
+                    and end < span[1] and span[1] - span[0] == len(run) - last.a:
+                end = span[1]  # the run's last lines rewrite the end of a statement it opens as the file does, as
+                # many lines as the file's (`: new URLSearchParams(...)` made `: serialize(params)`)
         elif (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1 \
                 and not any(_arm(x) for x in run[1:]) and not (pin_start or pin_end):
             # one branch, none of its lines kept: the file's branch under its label, rewritten whole

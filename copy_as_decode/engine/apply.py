@@ -234,7 +234,7 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
             continue
         if fresh is None:  # a new class or `impl` brings its own members (`type Output` of a new `impl Sub for T`)
             fresh = {k for f in (block_merge.outlined(new, language)[1] if language else []) if f.kind == "class"
-                     and b[f.header - 1].strip() not in own for k in range(f.header, f.end)}
+                     and b[f.header - 1].strip() not in own for k in range(f.header - 1, f.end)}
         if sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
             return f"the result defines `{name}` once more beside the file's own"
     if twice := _twice(a, code, b):
