@@ -178,6 +178,18 @@ def test_a_refused_merge_is_a_422_error_object_and_no_content(server):
     assert "nothing was" in answer["error"]["message"] and response.getheader(STATUS_HEADER) is None
 
 
+PLACED = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"
+
+
+def test_a_new_definition_goes_where_the_instruction_says_and_without_a_word_is_refused_naming_it(client):
+    helper = "def helper():\n    return 0\n"
+    said = client.chat.completions.create(model="m", messages=morph(PLACED, helper, "I add `helper` right after `a`"))
+    assert said.choices[0].message.content == PLACED.replace("return 1\n", "return 1\n\n\n" + helper)
+    with pytest.raises(openai.UnprocessableEntityError) as e:  # the end of three is one place of many
+        client.chat.completions.create(model="m", messages=morph(PLACED, helper, "I add a helper"))
+    assert e.value.body["code"] == "model_disabled" and "`helper` is new" in e.value.body["message"]
+
+
 def test_a_block_that_needs_the_model_is_refused_without_one(client):
     block = "    total = 0\n    # ... existing code ...\n    return total * 2\n"
     with pytest.raises(openai.UnprocessableEntityError) as e:

@@ -332,6 +332,14 @@ def _fences(text: str) -> list[Block]:
     return out
 
 
+def said(prose: str) -> list[tuple[str, str]]:
+    """What prose that comes with a bare block says of its place (Morph's `<instruction>`: "I will add a helper
+    below `getSubnet`"): the places its lines give, and the names it gives (the hints of `Block`)."""
+    return [p for line in prose.splitlines() for p in _places(line)] + [
+        ("named", m.group("name")) for m in _NAMED.finditer(prose)] + [
+        ("replaces", m.group("code")) for m in _REPLACES.finditer(prose)]
+
+
 def _places(prose: str) -> list[tuple[str, str]]:
     """The places a line of prose gives: ("after" | "before", a name), the last of a range for "after"; ("end",
     "") for "at the bottom of the file"."""

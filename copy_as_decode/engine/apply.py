@@ -77,7 +77,8 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     model's engine (an engine.front.EditFront), called only when a part needs the model; without one such a
     block raises MergeError. The request's `path` (the file's, when known) tells an answer's blocks for other
     files apart; its `lines` (the editor's selection) are where a part goes whose place the block does not say;
-    its `language`, `hooks` and `max_new_tokens` are the model's edit's.
+    its `language`, `hooks` and `max_new_tokens` are the model's edit's; its `instruction`, when it has one (an
+    endpoint's `<instruction>`), says where the blocks go whose own prose does not.
 
     Raises MergeError (no block for this file, nothing to place, a part whose place is not certain and no
     model), IncompleteEdit (stop SKIPPED: the result breaks the guarantee; `text` holds it for review) or what
@@ -87,6 +88,9 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     read = chat_answer.read(request.block, document, language, request.path)
     left_out = [b.describe() for b in read.left_out]
     changes = read.changes
+    for block in changes if request.instruction else ():  # what the request says of the place, for the blocks
+        if not any(rel in (*block_merge.PLACES, "end") for rel, _ in block.hints):  # whose own prose says none
+            block.hints = [*block.hints, *chat_answer.said(request.instruction)]
     if not changes:
         raise block_merge.MergeError("the answer holds no code block for this file"
                                      + (" (" + "; ".join(left_out) + ")" if left_out else ""))

@@ -22,7 +22,7 @@ from copy_as_decode.core.program import Item
 @dataclass(frozen=True)
 class EditRequest:
     document: str                       # as the door got it, its line endings too (`lf`: with "\n")
-    instruction: str = ""               # an apply's is none: its block says what changes
+    instruction: str = ""               # an apply's: what an endpoint's `<instruction>` says, or none
     selector: str = contract.DEFAULT_SELECTOR  # resolved by the front (EditFront.resolve) before it runs
     program: str | None = None          # `forced`: the program to feed
     max_new_tokens: int | None = None   # an explicit budget (None: from the document); "auto" or a str of digits read

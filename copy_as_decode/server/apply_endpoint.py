@@ -81,6 +81,8 @@ class Apply:
             raise ApiError(HTTPStatus.BAD_REQUEST, "`messages` must be a non-empty list", "invalid_messages")
         # Morph's format is one user message; the file and the block may also come as messages of their own
         self.prompt = "\n".join(_text(m) for m in messages if isinstance(m, dict) and m.get("role") != "system")
+        said = _INSTRUCTION.search(self.prompt)  # what the edit does, in words: where a new definition goes
+        self.instruction = re.sub(r"</?instructions?>", "", said.group(0)).strip() if said else ""
         parts = _INSTRUCTION.sub("", self.prompt, count=1)
         pair = _PAIR.search(parts)
         code, update = (pair, pair) if pair else (_CODE.search(parts), _UPDATE.search(parts))
@@ -162,8 +164,8 @@ class Merger:
         if not request.code.strip():
             return new_file(request.update), APPLIED, language
         try:
-            result = apply(EditRequest(request.code, block=request.update, language=language, path=request.path),
-                           self.make_engine and (lambda: self))
+            result = apply(EditRequest(request.code, request.instruction, block=request.update, language=language,
+                                       path=request.path), self.make_engine and (lambda: self))
         except MergeError as e:
             if NO_MODEL not in str(e):
                 raise ApiError(HTTPStatus.UNPROCESSABLE_ENTITY, str(e), "merge_refused") from None
