@@ -282,7 +282,7 @@ def cmd_apply(args) -> int:
         writable(args.path)
     bar = Bar("apply")
     request = EditRequest(document, block=block, language=language_of(args.path), path=args.path, hooks=bar,
-                          max_new_tokens=args.max_new_tokens)
+                          max_new_tokens=args.max_new_tokens, at=args.at)
     try:  # the model is loaded only for a part whose place the block does not say exactly (engine/apply.py)
         result = apply(request, None if args.no_model else lambda: make_engine(args))
     finally:
@@ -370,6 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="place only what the parser can; a block whose place is not certain fails (exit code 2)")
     s.add_argument("--max-new-tokens", type=budget, default=None, metavar="N|auto",
                    help="upper bound on tokens the model samples for the parts it places")
+    s.add_argument("--at", type=line_number, metavar="LINE",
+                   help="the cursor's line (1-based): a new definition whose place the answer does not say goes "
+                        "after the definition there")
     add_arguments(s, EDIT)
     s.set_defaults(func=cmd_apply)
 

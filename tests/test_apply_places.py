@@ -336,6 +336,8 @@ def test_a_new_definition_among_many_goes_at_the_end_only_when_the_prose_says_so
     with pytest.raises(MergeError) as e:  # no word of where: one place of many, not the end by default
         merged(PYTHON, f"```python\n{HELPER}```\n", "python", "m.py")
     assert "`d` is new and the answer does not say where it goes among the 3 definitions of the file" in str(e.value)
+    at_b = apply(EditRequest(PYTHON, block=f"```python\n{HELPER}```\n", language="python", path="m.py", at=6))
+    assert at_b.text == PYTHON.replace("return 2\n", "return 2\n\n\n" + HELPER)  # the cursor's line says where
 
 
 def test_a_rewritten_last_line_of_a_statement_written_over_several_replaces_the_file_s():

@@ -77,6 +77,7 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     model's engine (an engine.front.EditFront), called only when a part needs the model; without one such a
     block raises MergeError. The request's `path` (the file's, when known) tells an answer's blocks for other
     files apart; its `lines` (the editor's selection) are where a part goes whose place the block does not say;
+    its `at` (the cursor's line), after which definition a new one goes that nothing else places;
     its `language`, `hooks` and `max_new_tokens` are the model's edit's; its `instruction`, when it has one (an
     endpoint's `<instruction>`), says where the blocks go whose own prose does not.
 
@@ -103,7 +104,10 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     candidates: list[dict] = []
     text = document
     front = None
-    last = None  # the definition the block before changed: a new helper shown alone goes after it
+    # the definition the block before changed, or first the one at the user's cursor: a new helper shown alone
+    # goes after it
+    last = next((f.qualname for f in sorted(block_merge.outlined(document, language)[1], key=lambda f: f.start - f.end)
+                 if request.at is not None and f.start <= request.at <= f.end), None)
     ours = {f.qualname for f in block_merge.outlined(document, language)[1]}
     for block in list(changes):
         merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
@@ -137,7 +141,8 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
                     raise  # the user's cancel
                 raise block_merge.MergeError(f"the model did not place a part within {MODEL_S:g} s ({part.why}"
                                              + "".join(f"; `{q}` lines {a}-{b}" for q, a, b in part.candidates)
-                                             + "); pass the lines it belongs to (--lines A-B)") from None
+                                             + "); say where it goes: --at LINE puts a new definition after the "
+                                               "one at that line") from None
             stats.add(result.stats)
             stats.selector, stats.stop = f"{MERGE}+{result.stats.selector}", result.stats.stop
             took = result.stats.windows or window
