@@ -65,12 +65,12 @@ class EditCommand:
 
     def worker_params(self, doc, index: positions.LineIndex) -> dict:
         """What the worker is asked of `doc` (docs/worker-protocol.md): the document, the selection's `lines`,
-        the cursor's line `at` (not for a block, which says where it goes) and the outline's `language`; the
-        server's settings add the rest (server/edit_run.py)."""
+        the cursor's line `at` (for a block: after which definition a new one goes that the block does not place)
+        and the outline's `language`; the server's settings add the rest (server/edit_run.py)."""
         params: dict = {"document": doc.source}
         if self.range is not None:
             params["lines"] = positions.selected_lines(doc.source, index, self.range)
-        if self.position is not None and self.block is None:
+        if self.position is not None:
             params["at"] = positions.line_of(doc.source, index, self.position)
         if (language := languages.outline_name(languages.of_language_id(doc.language_id))) is not None:
             params["language"] = language  # how a windowed edit reads the outline
