@@ -359,3 +359,45 @@ def test_a_type_the_prose_names_is_its_declaration_not_its_impls_and_a_new_impl_
     answer = f"Put this right after the `Decode` struct:\n\n```rust\n{new}```\n"
     assert merged(doc, answer, "rust", "src/lib.rs") == doc.replace("    bytes: &'a [u8],\n}\n",
                                                                     "    bytes: &'a [u8],\n}\n\n" + new)
+
+
+LUA = """local mtype = math.type
+
+local function show(value)
+    if type(value) ~= "number" then
+        return tostring(value)
+    elseif (_VERSION ~= "Lua 5.3" or mtype(value) == "integer") and value % 1 == 0 then
+        return ("%d"):format(value)
+    end
+    return ("%.14g"):format(value)
+end
+
+return show
+"""
+
+
+def test_part_of_a_line_quoted_before_its_rewrite_is_a_quote_and_a_path_heading_says_whose_block_it_is():
+    fixed = LUA.replace('(_VERSION ~= "Lua 5.3" or mtype(value) == "integer")', '(not mtype or mtype(value) == "integer")')
+    function = fixed[fixed.index("local function"):fixed.index("\nreturn show")]
+    answer = f"""It decides whether a number is an integer with:
+
+```lua
+(_VERSION ~= "Lua 5.3" or mtype(value) == "integer") and value % 1 == 0
+```
+
+which is wrong on 5.4. So:
+
+```lua
+{function}```
+
+### `spec/show_spec.lua`
+
+A test for it:
+
+```lua
+assert(show(1.0) == "1.0")
+```
+"""
+    r = apply(EditRequest(LUA, block=answer, language="lua", path="show.lua"))
+    assert r.text == fixed and len(r.left_out) == 2
+    assert "quote" in r.left_out[0] and "for spec/show_spec.lua" in r.left_out[1]

@@ -163,6 +163,11 @@ def _quoted(b: Block, others: list[Block], own: set[str], document: str) -> bool
     if all(x in own and x not in theirs and any(
             SequenceMatcher(None, x, y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs) for x in lines):
         return True
+    whole = [y.strip() for y in split_lines(document)]
+    if all(len(x) > 10 and len(held := [y for y in whole if x in y and x != y]) == 1 and any(
+            y != held[0] and SequenceMatcher(None, held[0], y, autojunk=False).ratio() >= QUOTE_LIKE for y in theirs)
+           for x in lines):
+        return True  # part of a line of the file ("It decides with: `(_VERSION ~= ...)`"), which another block rewrites
     code = _code_lines(b, document)
     if _NOW.search(b.lead) and code and all(x in own for x in code) and not all(x in theirs for x in code):
         return True  # "Right now the arm checks:" over the file's lines, elided between
@@ -313,6 +318,9 @@ def _fences(text: str) -> list[Block]:
         elif named is None and above and (above[-1].rstrip().endswith(":") or above[-1].startswith("#")) \
                 and (m := _PATH_IN.search(above[-1])):  # "In `lib/a.js`:", "## 2. `lib/a.js`: allow it"
             named = m.group("path")
+        elif named is None and (m := next((m for x in reversed(above) if x.startswith("#")
+                                           and (m := _PATH_LINE.match(x))), None)):
+            named = m.group("path")  # a heading that is a path ("### `psutil/_psutil_common.h`"), prose under it
         code = split_lines(tok.content)
         if named and any(_IMPORT.match(x) and PurePosixPath(named).name in x for x in code):
             named = None  # "Include `utf8.h`:" above the `#include` the block adds: a file it imports, not its own
