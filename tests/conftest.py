@@ -1,9 +1,14 @@
 import os
+import signal
 
 import pytest
 
 # the model hubs are unreachable here: an unknown model name fails at once instead of after the hub's retries
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Ctrl-C as a terminal delivers it, to the processes the tests start (tests/test_apply_endpoint.py,
+# test_chat_inference.py, test_cli_pick.py): a suite started in the background inherits SIGINT ignored, and an
+# ignored signal stays ignored in every child, where a handled one is back to its default
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
