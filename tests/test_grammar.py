@@ -22,6 +22,7 @@ from copy_as_decode.core.grammar import (
 from copy_as_decode.core.oracle import line_oracle
 from copy_as_decode.core.program import Copy, format_program, parse
 from copy_as_decode.core.resolver import ResolveError, resolve
+from copy_as_decode.engine.prompts.prompt import text_ids
 
 N_VOCAB = 151936  # Qwen2.5's model vocabulary (the tokenizer's is smaller)
 
@@ -44,7 +45,7 @@ def run(qwen_tokenizer, lltok):
     def run(matcher, text):
         m = matcher.deep_copy()  # reset() would not clear an error left by an earlier run
         done = ""
-        for token in qwen_tokenizer.encode(text, add_special_tokens=False):
+        for token in text_ids(qwen_tokenizer, text):  # as the engine reads text: "<|im_end|>" in it is text
             if not m.consume_token(token):
                 return done, False
             done += qwen_tokenizer.decode([token])
@@ -75,6 +76,14 @@ def test_every_humanevalfix_oracle_program_is_accepted(matchers, run, rule_name,
         copy_every_matching_line = line_oracle(a, b, cost=lambda text: 100, moves=moves)
         for items, sep in itertools.product([line_oracle(a, b, moves=moves), copy_every_matching_line], ["\n", ""]):
             assert run(m, format_program(items, sep)) == (None, True), format_program(items, sep)
+
+
+@pytest.mark.parametrize("rule_name", ["default", "moves"])
+def test_a_document_s_special_token_text_is_generated_as_text(matchers, run, rule_name):
+    # a file may hold "<|im_end|>" as text (a chat template, a tokenizer's tests): the engine reads it as text
+    # (engine/prompts/prompt.py text_ids), so a program that writes it is one the grammar accepts
+    program = format_program(line_oracle("", "<|im_end|>\n"))
+    assert run(matchers(0, rule_name), program) == (None, True), program
 
 
 @pytest.mark.parametrize("n", [1, 2, 9, 10, 11, 20, 99, 100, 101, 105, 1000])
