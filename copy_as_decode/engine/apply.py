@@ -89,9 +89,10 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     read = chat_answer.read(request.block, document, language, request.path)
     left_out = [b.describe() for b in read.left_out]
     changes = read.changes
-    for block in changes if request.instruction else ():  # what the request says of the place, for the blocks
-        if not any(rel in (*block_merge.PLACES, "end") for rel, _ in block.hints):  # whose own prose says none
-            block.hints = [*block.hints, *chat_answer.said(request.instruction)]
+    said = chat_answer.said(request.instruction) if request.instruction else []
+    for block in changes if said else ():  # what the request says of the place, for the blocks whose own prose
+        if not any(rel in (*block_merge.PLACES, "end") for rel, _ in block.hints):  # says none
+            block.hints = [*block.hints, *said]
     if not changes:
         raise block_merge.MergeError("the answer holds no code block for this file"
                                      + (" (" + "; ".join(left_out) + ")" if left_out else ""))
@@ -106,9 +107,10 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     front = None
     # the definition the block before changed, or first the one at the user's cursor: a new helper shown alone
     # goes after it
-    last = next((f.qualname for f in sorted(block_merge.outlined(document, language)[1], key=lambda f: f.start - f.end)
+    symbols = block_merge.outlined(document, language)[1]
+    last = next((f.qualname for f in sorted(symbols, key=lambda f: f.start - f.end)
                  if request.at is not None and f.start <= request.at <= f.end), None)
-    ours = {f.qualname for f in block_merge.outlined(document, language)[1]}
+    ours = {f.qualname for f in symbols}
     for block in list(changes):
         merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
         added = {f.qualname: f.name for f in block_merge.outlined(text, language)[1] if f.qualname not in ours}
@@ -423,12 +425,12 @@ def _split(a: list[str], reads: list[lazy_block.Block], b: list[str]) -> str | N
                    "the block takes"
     for r in reads:
         lines, code, found = _located(r, b)
+        heads = {p for c, p in zip(code, found or []) if block_merge._arm(lines[c].strip())}  # the block's own
         for k, at in zip(code, found or []):
             label = block_merge._arm(lines[k].strip())
             if label is None or lines[k].strip() in own:
                 continue
             lead = block_merge._lead(b[at])
-            heads = {found[i] for i, c in enumerate(code) if block_merge._arm(lines[c].strip())}
             for walk in (range(at - 1, -1, -1), range(at + 1, len(b))):
                 for p in walk:
                     if b[p].strip() and len(block_merge._lead(b[p])) < len(lead):
