@@ -11,7 +11,8 @@ Development cases come from the files in DEVELOPMENT. Every other file's answers
 meta.json's `batch`, 1 when it says none; `--where batch=N`): batch 1 was measured once, then read to write
 rules; batch 2 was written afterwards, measured once, then read; batch 3 (one file in each outlined language)
 was written after the rules batch 2 gave, measured once, then read; batch 4 (again one file in each language)
-was written after the rules batch 3 gave, measured once, then read.
+was written after the rules batch 3 gave, measured once, then read; batch 5 (again one file in each language)
+was written after the rules batch 4 gave, and measured once.
 """
 import json
 import re

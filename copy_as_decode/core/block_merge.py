@@ -19,6 +19,7 @@ No marker line is ever written, and no file line is removed except by a part tha
 """
 import ast
 import difflib
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -48,6 +49,9 @@ class Pending:
     symbol: str | None = None  # the qualname of the file's symbol it belongs to
     # the file's definitions it matches alike (qualname, first line, last line): the places the model picks among
     candidates: tuple[tuple[str, int, int], ...] = ()
+    # a new definition that nothing places: the file's definitions it may go right after (the same triples), of
+    # which the model picks one (engine/apply.py)
+    places: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass
@@ -271,9 +275,26 @@ class _Merger:
             scope = [f for f in scope if f.parent is not None and f.parent.name in named] or scope
         if not scope:
             return self._renamed(s, container)
+        if len(scope) == 1 and self._forwards(s) and len(self._body_lines(scope[0], self.lines)) > 2:
+            # the file's method does the work that the block's hands to an object's namesake
+            raise MergeError(f"the block's `{s.name}` calls `{s.name}` of another object: it is a wrapper in "
+                             f"another class or file, not `{scope[0].qualname}` (lines {scope[0].start}-{scope[0].end})")
         if len(scope) > 1:
             self._tied[s] = scope
         return scope[0] if len(scope) == 1 else _AMBIGUOUS
+
+    def _forwards(self, s: Symbol, lines: list[str] | None = None) -> bool:
+        """Whether a definition's body is one call of its own name on another object (`return m_impl.f( x );`):
+        a wrapper of that object's method. `lines`: the file's (else the block's)."""
+        body = self._body_lines(s, lines)
+        call = re.compile(rf"(?:\.|->){re.escape(s.name)}\s*\(")
+        return len(body) == 1 and call.search(body[0]) is not None
+
+    def _body_lines(self, s: Symbol, lines: list[str] | None = None) -> list[str]:
+        """A definition's lines after its header, blank lines and lone braces left out (`lines`: the file's,
+        else the block's)."""
+        body = lines[s.header:s.end] if lines is not None else self.dedented[s.header - self.offset:self._span(s)[1]]
+        return [x for x in body if x.strip() not in ("", "{", "}", "};", "end")]
 
     def _likest_symbol(self, s: Symbol, scope: list[Symbol]) -> list[Symbol]:
         """Of the file's definitions of one name, the one whose lines hold clearly the most of the block
@@ -356,21 +377,25 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
-        elif (p := self.beside or self._caller(s, container)) is not None and (
-                p.parent == container and not self._method_like(s)
-                or container is None and self._method_like(s) and p.kind == "method"):  # a method beside a method
+        elif (p := self._beside(s, container) or self._caller(s, container)) is not None:
             siblings = [g for g in self.symbols if g.parent == p.parent]
             at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, which uses it" \
                 if p is not self.beside else f"after `{p.qualname}`, changed before it"
-        elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols):
+        elif (p := self._namesake(s, container)) is not None:
+            siblings = [g for g in self.symbols if g.parent == p.parent]
+            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, named alike"
+        elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols) \
+                and not any(f.kind == "method" and f.parent is None for f in self.symbols):
             classes = [f for f in self.symbols if f.kind == "class"]
             if len(classes) == 1:  # the file's one class: at its end
                 return self._insert_symbol(s, [], [], matched, classes[0])
-            self._defer(a, b, None, f"`{s.name}` is a new method and the answer does not say its class")
+            self._defer(a, b, None, f"`{s.name}` is a new method and the answer does not say its class",
+                        places=self._places(self._scope(s, None)))
             return
         elif container is None and s.kind != "class" and (lang := named_language(self.language)) and lang.before_use:
             self._defer(a, b, None, f"`{s.name}` is new, the answer does not say where, and "
-                        f"{lang.name.capitalize()} defines a function before the code that calls it")
+                        f"{lang.name.capitalize()} defines a function before the code that calls it",
+                        places=self._places(siblings))
             return
         elif len(siblings) > 1 and siblings[-1].name.lower() in ("tests", "test") and siblings[-1].kind != "function":
             nxt = siblings[-1]  # the file's test module stays last
@@ -379,7 +404,8 @@ class _Merger:
             # the end of a scope of many is one place of many: an answer that means it says so ("at the bottom
             # of the file"); else the prose gave a place the request does not carry (an endpoint's)
             self._defer(a, b, container, f"`{s.name}` is new and the answer does not say where it goes among the "
-                        f"{len(siblings)} definitions of {f'`{container.qualname}`' if container else 'the file'}")
+                        f"{len(siblings)} definitions of {f'`{container.qualname}`' if container else 'the file'}",
+                        places=self._places(siblings))
             return
         elif siblings:
             last = siblings[-1]
@@ -421,12 +447,60 @@ class _Merger:
             return a
         return top
 
+    def _beside(self, s: Symbol, container: Symbol | None) -> Symbol | None:
+        """The definition the block before changed, or the one at the user's cursor, or the one around it that
+        is of the new one's scope (the method at the cursor for a method, its class for a class)."""
+        p, scope = self.beside, self._scope(s, container)
+        while p is not None and p not in scope:
+            p = p.parent
+        return p
+
     def _caller(self, s: Symbol, container: Symbol | None) -> Symbol | None:
         """The one definition of the scope that calls the new one (`name(`): a helper goes after its caller."""
+        if s.kind == "class":  # a type is not a helper: its uses are everywhere
+            return None
         call = re.compile(rf"(?<![\w$]){re.escape(s.name)}\s*\(")
-        callers = [f for f in self.symbols if f.parent == container and f.name != s.name and f.kind != "class"
+        callers = [f for f in self._scope(s, container) if f.name != s.name and f.kind != "class"
+                   and not any(g.parent == f for g in self.symbols)  # a namespace holds its calls' definitions
                    and any(call.search(x) for x in self.lines[f.header:f.end])]
         return callers[0] if len(callers) == 1 else None
+
+    def _namesake(self, s: Symbol, container: Symbol | None) -> Symbol | None:
+        """The definition of the scope a new one goes after as its kin: the one named most like it (`SetCaption`
+        for `SetCaptionAlignment`, `redacted_url` for `redacted_headers`), or the last of the definitions near
+        it whose names begin as both do (`__redisReaderSetError`, `chrtos`, `…SetErrorProtocolByte`,
+        `…SetErrorOOM` for `__redisReaderSetErrorFmt`: no two of them apart by more than one other). None when
+        the names begin alike for less than NAMESAKE of the longer one, or two named alike stand apart."""
+        def kin(f: Symbol) -> tuple[int, bool]:
+            a, b = f.name.lower(), s.name.lower()
+            n = len(os.path.commonprefix([a, b]))
+            # whole words of the file's name alike (`suggest|Value`, `test_display_al…`), not a word's start
+            # (`get_arg|c_argv` for `get_arg_max`)
+            whole = n == len(a) or f.name[n - 1:n] == "_" or bool(_WORD_START.match(f.name, n)) \
+                or len(_WORD_START.findall(f.name[:n])) > 2
+            return (n, n == len(a)) if n >= max(NAMESAKE * max(len(a), len(b)), 5) and whole else (0, False)
+        scope = [f for f in self._scope(s, container) if f.name != s.name and f.kind != "class"]
+        ranked = sorted(((kin(f), f) for f in scope), key=lambda x: x[0], reverse=True)
+        if not ranked or not ranked[0][0][0]:
+            return None
+        (n, _), f = ranked[0]
+        siblings = [g for g in self.symbols if g.parent == f.parent]
+        tied = sorted(siblings.index(g) if g in siblings else -len(siblings) for score, g in ranked
+                      if score == ranked[0][0])
+        if any(b - a > 2 for a, b in zip(tied, tied[1:])):  # named alike apart: two places
+            return None
+        k = j = tied[0]
+        while j + 1 < len(siblings) and j - k < 2:
+            j += 1
+            k = j if siblings[j].name.lower().startswith(s.name.lower()[:n]) else k
+        return siblings[k]
+
+    def _scope(self, s: Symbol, container: Symbol | None) -> list[Symbol]:
+        """The file's definitions a new one is among: its container's; a method shown without its class, every
+        class's members."""
+        if container is None and self._method_like(s):  # Go's methods stand at the top, named `Type.method`
+            return [f for f in self.symbols if f.parent is not None or f.kind == "method"]
+        return [f for f in self.symbols if f.parent == container]
 
     def _hinted(self, s: Symbol, container: Symbol | None) -> tuple[str, Symbol] | None:
         """Where the answer's prose puts a new definition: ("after" | "before", the file's symbol), when the
@@ -982,10 +1056,17 @@ class _Merger:
             return 0
         return n
 
-    def _defer(self, a: int, b: int, container: Symbol | None, why: str, candidates: tuple = ()) -> None:
+    def _defer(self, a: int, b: int, container: Symbol | None, why: str, candidates: tuple = (),
+               places: tuple = ()) -> None:
         window = (container.start, container.end) if container is not None else None
         self.pending.append(Pending("".join(self.block[a:b]), window, why, container.qualname if container else None,
-                                    candidates))
+                                    candidates, places))
+
+    @staticmethod
+    def _places(definitions: list[Symbol]) -> tuple[tuple[str, int, int], ...]:
+        """The definitions a new one may go right after, as Pending's `places`: those of a class or namespace,
+        not the class itself (a method's place is among the members)."""
+        return tuple((f.qualname, f.start, f.end) for f in definitions if f.kind != "class" or f.parent is None)
 
     def _runs(self, a: int, b: int, covered: set, header: int | None = None) -> list[tuple[int, int]]:
         """Runs of non-marker lines in [a, b) outside `covered`, blank lines trimmed; a container's header
@@ -1065,6 +1146,8 @@ def _joined(lines: list[str]) -> list[str]:
 
 IMPORT_GAP = 3  # the most lines of other code between two imports of one import block
 _STATEMENTS = {"if", "for", "while", "switch", "catch", "with", "do", "else", "return", "try", "finally"}
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Za-z0-9])_|^")  # where a name's words begin (or end)
+NAMESAKE = 0.5  # the least share of the shorter name that two definitions' names begin with alike to be kin
 CLEARLY = 0.15  # the least lead, in the share of a block symbol's lines a file definition holds, of the likest one
 WEAK = 9  # a run of more lines than this needs two of them found once in the file
 STRAY = 2  # file lines between two matches of a run, beyond the run's own there, that part them

@@ -47,6 +47,8 @@ ALREADY = "no change: the block is already in the file"
 # place): an answer a user waits for within 10 s, the forward pass in flight when it runs out included; past it
 # nothing is written and the message names the places
 MODEL_S = 8.0
+NEW_SHOWN = 6  # the lines of a new definition the model sees when it picks the one it goes after
+NEIGHBOUR_SURE = 0.9  # the least probability of the model's pick of that place for it to be taken
 
 
 class AppliedResult(EditResult):
@@ -108,11 +110,16 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     # the definition the block before changed, or first the one at the user's cursor: a new helper shown alone
     # goes after it
     symbols = block_merge.outlined(document, language)[1]
-    last = next((f.qualname for f in sorted(symbols, key=lambda f: f.start - f.end)
+    last = next((f.qualname for f in sorted(symbols, key=lambda f: f.end - f.start)
                  if request.at is not None and f.start <= request.at <= f.end), None)
     ours = {f.qualname for f in symbols}
     for block in list(changes):
         merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
+        if engine is not None and (new := next((p for p in merged.pending if p.places), None)) is not None:
+            front = front or engine()
+            if after := _neighbour(front, text, new, hooks, model_parts, candidates):
+                merged = block_merge.merge(text, block.text, language, hints=[*block.hints, ("after", after)],
+                                           beside=last)
         added = {f.qualname: f.name for f in block_merge.outlined(text, language)[1] if f.qualname not in ours}
         if again := sorted(n for n in added.values() if n in merged.touched):
             # a second version of what an earlier block of the answer adds: the same method for another class
@@ -161,6 +168,39 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     stats.deleted_lines = sum(max(0, sum(bool(x.strip()) for x in old) - sum(bool(x.strip()) for x in new))
                               for old, new in _changed(split_lines(document), split_lines(text)))
     return AppliedResult(request.restore(text), stats, request.document, left_out, model_parts, candidates)
+
+
+def _neighbour(front, text: str, part: block_merge.Pending, hooks, model_parts: list[str],
+               candidates: list[dict]) -> str | None:
+    """The qualname of the definition the model puts a new one (`part`) right after, among the part's
+    `places`: one short constrained choice over their names, no rewrite. None where the engine
+    cannot constrain a choice (a chat API: the part's window is then rewritten). Raises MergeError naming the
+    likeliest places when the model is unsure (under NEIGHBOUR_SURE) or takes over MODEL_S."""
+    # names alone, the short ones where they are unique: a prompt this CPU prefills within MODEL_S
+    labels = [q.rsplit(".", 1)[-1] for q, _, _ in part.places]
+    labels = labels if len(set(labels)) == len(labels) else [q for q, _, _ in part.places]
+    shown = "".join(split_lines(part.text)[:NEW_SHOWN]).rstrip("\n")
+    within, start = _Within(hooks, MODEL_S), time.perf_counter()
+    try:
+        picked = front.choose_neighbour(shown, "".join(f"{label}\n" for label in labels), labels, within)
+    except Cancelled:
+        if not within.passed:
+            raise
+        raise block_merge.MergeError(f"the model did not choose within {MODEL_S:g} s where the part goes "
+                                     f"({part.why}); say where: --at LINE puts a new definition after the one at "
+                                     "that line") from None
+    if picked is None:
+        return None
+    label, p = picked
+    took = time.perf_counter() - start
+    after, a, b = part.places[labels.index(label)]
+    if p < NEIGHBOUR_SURE:
+        raise block_merge.MergeError(f"the block's place in the file is not certain ({part.why}; the model's "
+                                     f"likeliest place, after `{after}` (lines {a}-{b}), at p {p:.2f}); say where: "
+                                     "--at LINE puts a new definition after the one at that line")
+    model_parts.append(f"{part.why}: the model put it after `{after}` (p {p:.2f}, {took:.1f} s)")
+    candidates.append({"qualname": after, "lines": [a, b], "chosen": True})
+    return after
 
 
 class _Within:

@@ -188,6 +188,14 @@ class EditFront:
             ids = prompt.choice_prompt(self.tok, instruction, candidates)
         return self.choose(ids, options, hooks)
 
+    def choose_neighbour(self, new: str, candidates: str, options: list[str],
+                         hooks: Hooks) -> tuple[str, float] | None:
+        """choose() after the prompt of a choice of the definition that a `new` one goes right after, among
+        `candidates` (their names and first lines, in the file's order)."""
+        with self.tok_lock:
+            ids = prompt.neighbour_prompt(self.tok, new, candidates)
+        return self.choose(ids, options, hooks)
+
     # the engine's part
 
     def _decode_program(self, plan: DecodePlan) -> tuple[list[Item], Stats]:

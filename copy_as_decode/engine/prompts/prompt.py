@@ -63,6 +63,17 @@ classes, methods or sections, each with the lines it spans and its first lines. 
 candidate that the instruction asks to change, exactly as it is listed, and nothing else."""
 
 
+NEIGHBOUR_SYSTEM = """You place new code in a file. You are shown a new definition and the definitions of the \
+file it goes among, in the file's order, each with its first line. The new one goes right after one of them: the \
+one it belongs next to. Reply with that one's name, exactly as it is listed, and nothing else."""
+
+
+def neighbour_prompt(tok, new: str, candidates: str) -> list[int]:
+    """The prompt of the model's choice of the definition a new one goes right after (engine/apply.py)."""
+    return prompt_ids(tok, [{"role": "system", "content": NEIGHBOUR_SYSTEM},
+                            {"role": "user", "content": f"New definition:\n```\n{new}\n```\n\nCandidates:\n{candidates}"}])
+
+
 def choice_prompt(tok, instruction: str, candidates: str) -> list[int]:
     """The prompt of the model's choice of a window among candidates (core/windows.py choice_text)."""
     return prompt_ids(tok, [{"role": "system", "content": CHOICE_SYSTEM},
