@@ -175,6 +175,32 @@ fun params(type: Type?, isPayment: Boolean): Params {
     assert merged(KOTLIN, answer, "kotlin") == want
 
 
+KT_WHEN = """internal fun String.toImageFileExtension(): String = when {
+  this.endsWith("png", ignoreCase = true) -> ".png"
+  this.endsWith("gif", ignoreCase = true) -> ".gif"
+  this.endsWith("bmp", ignoreCase = true) -> ".bmp"
+  this.endsWith("webp", ignoreCase = true) -> ".webp"
+  !this.endsWith("jpeg", ignoreCase = true) -> {
+    Log.w(TAG, "Unsupported type, falling back to JPEG.")
+    ".jpeg"
+  }
+  else -> ".jpeg"
+}
+"""
+
+
+def test_new_when_arms_whose_conditions_are_calls_go_beside_the_arms_a_marker_keeps():
+    """A subjectless `when` arm's condition is a call with `name = value` arguments: still a label, so the new
+    arms join the file's and the marker keeps `gif`, `bmp` and `webp`."""
+    new_arms = ('  this.endsWith("heic", ignoreCase = true) -> ".heic"\n'
+                '  this.endsWith("heif", ignoreCase = true) -> ".heif"\n')
+    block = KT_WHEN.replace(KT_WHEN.split("\n")[2] + "\n" + KT_WHEN.split("\n")[3] + "\n" + KT_WHEN.split("\n")[4],
+                            "  // ... gif / bmp / webp branches stay as they are ...\n" + new_arms.rstrip("\n"))
+    answer = "Add HEIC/HEIF before the fallback:\n\n```kotlin\n" + block + "```\n"
+    want = KT_WHEN.replace('-> ".webp"\n', '-> ".webp"\n' + new_arms)
+    assert merged(KT_WHEN, answer, "kotlin") == want
+
+
 def test_an_arm_shown_alone_between_markers_replaces_the_arm_of_its_label():
     answer = """```kotlin
 fun put(map: Map, key: String, value: Any?) {

@@ -47,3 +47,18 @@ def test_every_real_file_is_read_as_its_language():
 ])
 def test_a_language_and_the_one_it_extends_are_told_apart(text, language):
     assert detect(text) == language
+
+
+def test_a_grammar_that_gives_up_on_a_loaded_machine_is_read_again(monkeypatch):
+    """The text's own grammar timing out once (a busy CPU) must not hand the file to a neighbour language."""
+    from copy_as_decode.core import detect_language
+    path = "csharp-converter/original.cs"
+    text = (ROOT / path).read_text()
+    read = detect_language._read
+
+    def busy(read_text, name, limit_us=detect_language.LIMIT_US):  # the whole file, not the sample that orders
+        return None if name == "csharp" and limit_us == detect_language.LIMIT_US and read_text == text \
+            else read(read_text, name, limit_us)
+    monkeypatch.setattr(detect_language, "_read", busy)
+    monkeypatch.setattr(detect_language, "_seen", {})
+    assert detect_language.detect(text) == "csharp"

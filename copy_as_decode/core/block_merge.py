@@ -19,6 +19,7 @@ No marker line is ever written, and no file line is removed except by a part tha
 """
 import ast
 import difflib
+import math
 import os
 import re
 from collections import Counter
@@ -89,6 +90,7 @@ _IMPORT = {
     "c": re.compile(r"^#\s*include\s*[<\"]([^>\"]+)"), "cpp": re.compile(r"^#\s*include\s*[<\"]([^>\"]+)"),
     "csharp": re.compile(r"^using\s+([\w.]+)\s*;"),
 }
+NESTED_IMPORTS = {"csharp"}  # languages whose imports may stand indented, in a namespace's body
 # languages whose bodies close with a brace line (the block's own closing brace is its container's)
 BRACED = {"javascript", "typescript", "tsx", "go", "rust", "java", "c", "cpp", "csharp", "php", "kotlin", "swift"}
 ENDED = {"lua", "ruby"}  # languages whose bodies close with an `end` line
@@ -108,7 +110,7 @@ def merge(document: str, block: str, language: str | None = None,
 
     Raises MergeError when the block holds nothing to place. What the result must hold before it is written
     (the block's lines, nothing else changed, no marker, a file that still parses) engine/apply.py checks."""
-    read = lazy_block.read(block, document)
+    read = lazy_block.read(_in_file_style(block, document), document)
     if not "".join(line for k, line in enumerate(split_lines(read.text)) if k not in read.markers).strip():
         raise MergeError("the code block holds no code, only lazy markers")
     read_as, file_symbols = outlined(document, language)
@@ -221,6 +223,7 @@ class _Merger:
                 self.touched.add(target.name)
                 self.last = target.qualname
                 self.headers.add(self.dedented[s.header - 1 - self.offset].strip())
+                self._place_parameters(s, target)
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
                 covered = {k for c in inside for k in range(self._headed.get(c, self._span(c)[0]), self._span(c)[1])}
@@ -758,7 +761,8 @@ class _Merger:
                     self.headers.update(x.strip() for x in text)
             elif len(same) == 1:
                 fs, fe = same[0]
-                self._change(fs, fe, text, f"replaced the import of {k} (line {fs + 1})")
+                self._change(fs, fe, _moved(text, _lead(text[0]), _lead(self.lines[fs])),
+                             f"replaced the import of {k} (line {fs + 1})")
             elif same:
                 self._defer(a + s, a + e, None, f"the file imports {k} in several places")
             else:  # where the block shows it among the file's own: after the one before it, else before the next
@@ -769,7 +773,10 @@ class _Merger:
                     before = None  # set apart from the one before it, beside the one after: with that one
                 at = before if before is not None else after if after is not None else \
                     _import_place(self.lines, statements, text[0], k, self.language)
-                self._change(at, at, text, f"added the import of {k}")
+                # indented as the file's imports beside it (C#'s in a namespace's body)
+                near = next((self.lines[j] for j in (at - 1, at) if 0 <= j < len(self.lines)
+                             and _import_key(self.lines[j], self.language)), text[0])
+                self._change(at, at, _moved(text, _lead(text[0]), _lead(near)), f"added the import of {k}")
 
     def _same_import(self, statements: list[tuple[int, int, str]], key: str, text: list[str]) -> list[tuple[int, int]]:
         """The file's import statements the block's `text` (importing `key`) is a new form of: of its module and
@@ -1068,6 +1075,25 @@ class _Merger:
         not the class itself (a method's place is among the members)."""
         return tuple((f.qualname, f.start, f.end) for f in definitions if f.kind != "class" or f.parent is None)
 
+    def _place_parameters(self, s: Symbol, f: Symbol) -> None:
+        """A header written over several lines (a parameter per line) whose lines after the first the block
+        changes: those replace the file's, line for line (the rest of the header is context, the file's)."""
+        if self.language == "markdown":
+            return
+        h, k = s.header - 1 - self.offset, f.header - 1
+        mine, theirs = [h], [k]
+        while not self._opens(self.dedented[mine[-1]]) and mine[-1] + 1 < len(self.dedented) and len(mine) < 32:
+            mine.append(mine[-1] + 1)
+        while not self._opens(self.lines[theirs[-1]]) and theirs[-1] + 1 < f.end and len(theirs) < 32:
+            theirs.append(theirs[-1] + 1)
+        if len(mine) < 3 or len(mine) != len(theirs) or any(j in self.markers for j in mine) \
+                or self.dedented[h].strip() != self.lines[k].strip():
+            return
+        for j, i in zip(mine[1:], theirs[1:]):
+            if self.dedented[j].strip() != self.lines[i].strip():
+                self._change(i, i + 1, [_lead(self.lines[i]) + self.dedented[j].lstrip()],
+                             f"replaced line {i + 1} of the header of `{f.qualname}`")
+
     def _runs(self, a: int, b: int, covered: set, header: int | None = None) -> list[tuple[int, int]]:
         """Runs of non-marker lines in [a, b) outside `covered`, blank lines trimmed; a container's header
         (`header`, to the line that opens its body) is context."""
@@ -1247,7 +1273,8 @@ def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, in
 # a branch's head and its label: `case 1:`, `case .began:`, `when :a`, `default:`, and an arm before its arrow
 # (Kotlin's `null ->`, Rust's `Some(x) =>`, a Java switch rule) that is not an assignment, a lambda or a statement
 _ARM = re.compile(r"^(?:@unknown\s+)?(?:(?P<label>case\b[^:]*?|default)\s*(?::|->|=>|$)|(?P<when>when\b.*?)\s*(?:\bthen\b|$))"
-                  r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(][^={};]*?)"
+                  r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(]"
+                  r"(?:[^={};()]|\([^()]*\))*?)"  # `=` only within a call's parentheses (`ignoreCase = true`)
                   r"\s*(?:->|=>)(?=\s|$)")  # an arrow set apart: not PHP's `$this->x`
 
 
@@ -1347,6 +1374,30 @@ def _unit(lines: list[str]) -> str:
     return min(leads, key=len) if leads else "    "
 
 
+def _in_file_style(block: str, document: str) -> str:
+    """The block indented as the file is, when it shows the file's code (half its lines are the file's): a block
+    indented with spaces in steps of two or more (the greatest common divisor of its indents) for a file indented
+    with tabs alone gets a tab for each step (a chat re-indents what it shows), and a block
+    indented with tabs for a file indented with spaces gets the file's step for each tab."""
+    leads = [_lead(line) for line in split_lines(document) if line.strip() and _lead(line)]
+    lines = split_lines(block)
+    mine = [_lead(line) for line in lines if line.strip() and _lead(line)]
+    have = {line.strip() for line in split_lines(document)}
+    if not leads or not mine or 2 * sum(line.strip() in have for line in lines if line.strip()) < len(mine):
+        return block  # new code (a new function) keeps the indentation it was given
+    # a file indented with tabs only (a block comment's ` * ` aside) or with spaces only
+    tabbed = sum(lead.startswith("  ") for lead in leads) <= len(leads) // 50
+    if tabbed and all(set(lead) == {" "} for lead in mine):
+        step = math.gcd(*(len(lead) for lead in mine))
+        if step < 2:
+            return block
+        return "".join("\t" * (len(_lead(x)) // step) + x.lstrip(" ") if x.strip() else x for x in lines)
+    if not any("\t" in lead for lead in leads) and all(set(lead) == {"\t"} for lead in mine) \
+            and set(unit := _unit(split_lines(document))) == {" "}:
+        return "".join(unit * len(_lead(x)) + x.lstrip("\t") if x.strip() else x for x in lines)
+    return block
+
+
 def _moved(lines: list[str], old: str, new: str) -> list[str]:
     """Lines indented with `old` re-indented with `new` (lines indented less get `new` in front; with the
     same indent, lines stay as they are)."""
@@ -1396,7 +1447,7 @@ def _blank_run(lines: list[str], k: int) -> int:
 
 def _import_key(line: str, language: str | None) -> str | None:
     pattern = _IMPORT.get(language or "")
-    m = pattern.match(line) if pattern else None
+    m = pattern.match(line.lstrip() if language in NESTED_IMPORTS else line) if pattern else None
     return next(g for g in m.groups() if g is not None) if m else None
 
 

@@ -23,6 +23,8 @@ from .parsers import GRAMMARS, grammar
 from .syntax_check import errors
 
 LIMIT_US = 40_000   # per grammar: its own code of a few thousand lines parses in well under this
+RETRY = 10          # when no grammar reads the text cleanly, those that gave up read it again with RETRY x the
+                    # limit: on a loaded machine the text's own grammar can give up too
 SLACK = 0.02        # shares of error lines this close count as reading the text alike
 MOST = 0.3          # past this share of error lines no language reads the text
 CLEAN = 0.01        # a share this low, with definitions found, ends the search
@@ -34,20 +36,20 @@ TREES = tuple(lang.name for lang in LANGUAGES if lang.name in GRAMMARS)
 
 
 @cache
-def _bounded(name: str):
+def _bounded(name: str, limit_us: int):
     """A parser of its own for detection (the shared one in core/parsers.py has no time limit)."""
     import tree_sitter
     p = tree_sitter.Parser(grammar(name))
     with warnings.catch_warnings():  # its replacement, a progress callback, is not called on a text held in memory
         warnings.simplefilter("ignore", DeprecationWarning)
-        p.timeout_micros = LIMIT_US
+        p.timeout_micros = limit_us
     return p
 
 
-def _read(text: str, name: str) -> tuple[float, object] | None:
+def _read(text: str, name: str, limit_us: int = LIMIT_US) -> tuple[float, object] | None:
     """(the share of `text`'s non-blank lines that `name`'s grammar leaves unread, its tree), or None when it
     gave up in time."""
-    parser = _bounded(name)
+    parser = _bounded(name, limit_us)
     parser.reset()  # a parse cut off by the time limit would otherwise be resumed by the next one
     try:
         tree = parser.parse(text.encode())
@@ -134,6 +136,8 @@ def _detect(text: str) -> str | None:
         if read[name] is not None and read[name][0] <= CLEAN and _definitions(text, name, read[name][1]):
             read.update({k: _read(text, k) for k in _kin(name) if k not in read})
             break
+    else:  # none read it cleanly: those that gave up, once more with more time
+        read.update({name: _read(text, name, LIMIT_US * RETRY) for name, r in read.items() if r is None})
     read = {name: r for name, r in read.items() if r is not None}
     if read and (least := min(share for share, _ in read.values())) <= MOST:
         found = {name: _definitions(text, name, tree) for name, (share, tree) in read.items()

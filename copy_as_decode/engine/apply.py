@@ -373,11 +373,13 @@ def _elided(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dic
     its first), indented into a body, keeps the rest (the start) of that body. (Within the definitions the
     blocks name the other checks let any line change: a merge that put a marker's span in the block's place
     would lose those lines silently.) `b`: the result's lines, `kept`: _kept(a, b)."""
+    once = Counter(x.strip() for x in a)
     for r in reads:
         lines, code, found = _located(r, b)
         if found is None:
             return None  # the block's lines are not all in order: the first check says so
         pos = dict(zip(code, found))
+        shown = Counter(x.strip() for k, x in enumerate(lines) if k not in r.markers)
         for m in sorted(r.markers):
             (u, du, new_before), (v, dv, new_after) = (_anchor(m, step, len(lines), r.markers, pos, kept)
                                                        for step in (-1, 1))
@@ -396,6 +398,8 @@ def _elided(a: list[str], reads: list[lazy_block.Block], b: list[str], kept: dic
                 continue
             lo, hi = (pos[u] + 1 if u is not None else 0), (pos[v] if v is not None else len(b))
             lost = _unmatched([a[k].strip() for k in sorted(span) if a[k].strip()], [x.strip() for x in b[lo:hi]])
+            # a line the file has once and the block shows elsewhere was moved by the block, not dropped
+            lost = [x for x in lost if not (shown[x] and once[x] == 1)]
             if len(lost) > new_before + new_after:
                 return f"the result drops `{lost[0][:60]}`, which the block's marker `{lines[m].strip()[:40]}` keeps"
     return None

@@ -1,0 +1,147 @@
+"""engine/apply.py on the forms a chat gives what it shows: spaces where the file indents with tabs (and the
+imports of a C# namespace, indented in its body), a header whose parameters stand one per line with one of
+them changed, and a line the block moves within the method it shows beside a marker. Each merged result is
+compared with the file a developer means, byte for byte."""
+from copy_as_decode.engine.apply import apply
+from copy_as_decode.engine.request import EditRequest
+
+
+def merged(document: str, answer: str, language: str) -> str:
+    return apply(EditRequest(document, block=answer, language=language)).text
+
+
+CS = """// Demo.
+namespace Samples {
+
+\tusing System;
+\tusing System.Collections;
+\tusing System.Reflection;
+
+\tpublic class Model
+\t{
+\t\tobject[] assemblies;
+
+\t\tpublic Model ()
+\t\t{
+\t\t\tassemblies = AppDomain.CurrentDomain.GetAssemblies ();
+\t\t}
+
+\t\tpublic int Count ()
+\t\t{
+\t\t\treturn assemblies.Length;
+\t\t}
+\t}
+}
+"""
+
+
+def test_a_block_indented_with_spaces_lands_in_the_file_s_tabs_with_its_using_among_the_namespace_s():
+    answer = """Add LINQ to the usings of the namespace:
+
+```csharp
+    using System;
+    using System.Collections;
+    using System.Linq;
+    using System.Reflection;
+```
+
+and sort in the constructor:
+
+```csharp
+        public Model ()
+        {
+            assemblies = AppDomain.CurrentDomain.GetAssemblies ()
+                .OrderBy (a => a.GetName ().Name)
+                .ToArray ();
+        }
+```
+"""
+    want = CS.replace("\tusing System.Collections;\n", "\tusing System.Collections;\n\tusing System.Linq;\n").replace(
+        "GetAssemblies ();\n", "GetAssemblies ()\n\t\t\t\t.OrderBy (a => a.GetName ().Name)\n\t\t\t\t.ToArray ();\n")
+    assert merged(CS, answer, "csharp") == want
+
+
+TS = """export class Registry {
+  addKeyword(
+    kwdOrDef: string | KeywordDefinition,
+    def?: KeywordDefinition // deprecated
+  ): Registry {
+    let keyword: string | string[]
+    if (typeof kwdOrDef == "string") {
+      keyword = kwdOrDef
+    } else {
+      throw new Error("invalid")
+    }
+    this.add(keyword)
+    return this
+  }
+}
+"""
+
+
+def test_a_parameter_changed_in_a_header_written_over_several_lines_replaces_the_file_s():
+    answer = """```ts
+  addKeyword(
+    kwdOrDef: string | string[] | KeywordDefinition,
+    def?: KeywordDefinition // deprecated
+  ): Registry {
+    let keyword: string | string[]
+    if (typeof kwdOrDef == "string") {
+      keyword = kwdOrDef
+    } else if (Array.isArray(kwdOrDef)) {
+      keyword = kwdOrDef
+    } else {
+      throw new Error("invalid")
+    }
+
+    // ... rest of addKeyword unchanged ...
+  }
+```
+"""
+    want = TS.replace("kwdOrDef: string | KeywordDefinition,", "kwdOrDef: string | string[] | KeywordDefinition,") \
+        .replace('    } else {\n', '    } else if (Array.isArray(kwdOrDef)) {\n      keyword = kwdOrDef\n    } else {\n')
+    assert merged(TS, answer, "typescript") == want
+
+
+PY = """import time
+
+
+class Scheduler:
+    def run_all(self, delay_seconds=0):
+        for job in self.jobs[:]:
+            self._run_job(job)
+            time.sleep(delay_seconds)
+
+    def clear(self):
+        del self.jobs[:]
+
+    def cancel(self, job):
+        self.jobs.remove(job)
+"""
+
+
+def test_a_line_the_block_moves_within_its_method_is_not_one_the_marker_after_it_keeps():
+    answer = """No delay after the last job:
+
+```python
+class Scheduler:
+    # ... existing methods ...
+
+    def run_all(self, delay_seconds=0):
+        for index, job in enumerate(self.jobs[:]):
+            if index > 0 and delay_seconds:
+                time.sleep(delay_seconds)
+            self._run_job(job)
+
+    # ... rest of Scheduler unchanged ...
+```
+"""
+    want = PY.replace("""        for job in self.jobs[:]:
+            self._run_job(job)
+            time.sleep(delay_seconds)
+""", """        for index, job in enumerate(self.jobs[:]):
+            if index > 0 and delay_seconds:
+                time.sleep(delay_seconds)
+            self._run_job(job)
+""")
+    assert merged(PY, answer, "python") == want
