@@ -1,7 +1,8 @@
 """engine/apply.py on the forms a chat gives what it shows: spaces where the file indents with tabs (and the
 imports of a C# namespace, indented in its body), a header whose parameters stand one per line with one of
-them changed, and a line the block moves within the method it shows beside a marker. Each merged result is
-compared with the file a developer means, byte for byte."""
+them changed, a line the block moves within the method it shows beside a marker, a block that imports the
+package the file is (its user), and a C docstring macro that a new method table entry names. Each merged result
+is compared with the file a developer means, byte for byte, or the blocks read are checked."""
 from copy_as_decode.engine.apply import apply
 from copy_as_decode.engine.request import EditRequest
 
@@ -145,3 +146,79 @@ class Scheduler:
             self._run_job(job)
 """)
     assert merged(PY, answer, "python") == want
+
+
+def test_a_block_that_imports_the_package_the_file_is_is_its_user_not_its_code():
+    document = "import math\n\n\nclass Breaker:\n    def call(self, f):\n        return f()\n"
+    answer = """Fix `call`:
+
+```python
+class Breaker:
+    def call(self, f, *args):
+        return f(*args)
+```
+
+and use it in your app:
+
+```python
+import pybreaker
+
+breaker = pybreaker.Breaker()
+
+
+def get_invoice(invoice_id):
+    return breaker.call(fetch, invoice_id)
+```
+"""
+    result = apply(EditRequest(document, block=answer, language="python", path="src/pybreaker/__init__.py"))
+    assert result.text == document.replace("def call(self, f):\n        return f()", "def call(self, f, *args):\n"
+                                           "        return f(*args)")
+    assert any("imports the file itself" in why for why in result.left_out)
+
+
+C_DOC = """#include <Python.h>
+
+PyDoc_STRVAR(dec_process_doc, "Process.");
+
+static PyObject* dec_process(PyObject* self) {
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef dec_methods[] = {
+    {"process", (PyCFunction)dec_process, METH_NOARGS, dec_process_doc},
+    {NULL}
+};
+"""
+
+
+def test_a_c_docstring_macro_a_new_method_table_entry_names_is_merged_not_left_out():
+    answer = """Add a docstring:
+
+```c
+PyDoc_STRVAR(dec_reset_doc,
+"Reset the decoder.");
+```
+
+the function, after `dec_process`:
+
+```c
+static PyObject* dec_reset(PyObject* self) {
+    Py_RETURN_NONE;
+}
+```
+
+and the table entry:
+
+```c
+static PyMethodDef dec_methods[] = {
+    {"process", (PyCFunction)dec_process, METH_NOARGS, dec_process_doc},
+    {"reset", (PyCFunction)dec_reset, METH_NOARGS, dec_reset_doc},
+    {NULL}
+};
+```
+"""
+    from copy_as_decode.core import chat_answer
+    read = chat_answer.read(answer, C_DOC, "c", None)
+    assert [b.text.split("(")[0] for b in read.changes] == ["PyDoc_STRVAR", "static PyObject* dec_reset",
+                                                            "static PyMethodDef dec_methods[] = {\n    {\"process\", "]
+    assert not read.left_out

@@ -242,7 +242,16 @@ _FREE = re.compile(r"(?<![\w$.>:])[A-Za-z_$][\w$]*")  # a name used as it is, no
 _ASSIGNED = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?!=)")
 _GROUP = re.compile(r"^(?:const|var)\s*\($")  # a group of declarations (Go): its lines are the top level's
 _EXAMPLE = "a usage example: it defines nothing the file has or needs"
+# a macro at C's top level that defines its first argument: `PyDoc_STRVAR(name, "...")`
+_MACRO_DEFINES = re.compile(r"^[A-Z]\w*\(\s*([A-Za-z_]\w*)\s*,")
 _IMPORTS_FILE = "a usage example: it imports the file itself"
+
+
+def _module(path: str) -> str:
+    """The name code that uses a file imports it by: its stem, or its folder's for a package's own file
+    (`pybreaker/__init__.py`, `lib/index.js`, `src/mod.rs`)."""
+    p = PurePosixPath(path)
+    return p.parent.name if p.stem in ("__init__", "index", "mod") and p.parent.name else p.stem
 
 
 def _definitions(text: str, language: str | None) -> set[str]:
@@ -257,8 +266,9 @@ def _definitions(text: str, language: str | None) -> set[str]:
             group = bool(_GROUP.match(x.strip()))
         if depth == least or group:
             top.append(x)
-    return names | {m.group(1) for x in top
-                    if (m := _ASSIGNED.match(re.sub(r"^(?:export\s+)?(?:const|let|var|val)\s+", "", x.strip())))}
+    macros = {m.group(1) for x in top if (m := _MACRO_DEFINES.match(x.strip()))} if language in ("c", "cpp") else set()
+    return names | macros | {m.group(1) for x in top
+                             if (m := _ASSIGNED.match(re.sub(r"^(?:export\s+)?(?:const|let|var|val)\s+", "", x.strip())))}
 
 
 def _example(text: str, language: str | None, defined: set[str]) -> str | None:
@@ -387,7 +397,7 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
     elif language and language != "markdown" and (why := _uses_only(b.text, own, top, language,
-                                                                     path and PurePosixPath(path).stem, exported)):
+                                                                     path and _module(path), exported)):
         b.kind, b.why = USAGE, why
     elif why := _example(b.text, language, defined):
         b.kind, b.why = USAGE, why
@@ -450,7 +460,8 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
     if names and len(tests) == len(names) and not any("def test" in x or "class Test" in x for x in own):
         return "a test of the change"  # written for a test file the answer does not name
     code = [line.strip() for line in lines if not line.lstrip().startswith(("#", "//"))]
-    itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?['\"\s)]|\.{re.escape(stem)}\s+import\b") if stem else None
+    itself = re.compile(rf"[./'\"\s]{re.escape(stem)}(?:\.\w+)?(?:['\"\s)]|$)|\.{re.escape(stem)}\s+import\b") \
+        if stem else None
     if itself and any(_IMPORT.match(x) and itself.search(x) for x in code):
         return _IMPORTS_FILE  # code that uses the file, not code of it
     if stem and code and all(re.match(rf"(?:sudo\s+|\w+=\S*\s+)*(?:\S*/)?{re.escape(stem)}(?:\.\w+)?(?:\s|$)", x)
