@@ -222,3 +222,42 @@ static PyMethodDef dec_methods[] = {
     assert [b.text.split("(")[0] for b in read.changes] == ["PyDoc_STRVAR", "static PyObject* dec_reset",
                                                             "static PyMethodDef dec_methods[] = {\n    {\"process\", "]
     assert not read.left_out
+
+
+TS_HANDLER = """export class Handler {
+  private info: { name: string | RegExp }
+
+  private async matchName(args: {
+    request: Request
+  }): Promise<boolean> {
+    if (this.info.name instanceof RegExp) {
+      return this.info.name.test(args.request.url)
+    }
+
+    return args.request.url === this.info.name
+  }
+
+  public log(): void {
+    console.log(this.info.name)
+  }
+}
+"""
+
+
+def test_a_method_pasted_alone_whose_parameters_span_lines_is_that_method_not_an_if():
+    """Read alone, outside its class, the method's `if (...) {` parses as a method named `if`; the block is read
+    inside a class instead, as the method it is."""
+    block = """  private async matchName(args: {
+    request: Request
+  }): Promise<boolean> {
+    if (this.info.name instanceof RegExp) {
+      this.info.name.lastIndex = 0
+      return this.info.name.test(args.request.url)
+    }
+
+    return args.request.url === this.info.name
+  }
+"""
+    want = TS_HANDLER.replace("      return this.info.name.test(args.request.url)\n",
+                              "      this.info.name.lastIndex = 0\n      return this.info.name.test(args.request.url)\n")
+    assert merged(TS_HANDLER, "```ts\n" + block + "```\n", "typescript") == want

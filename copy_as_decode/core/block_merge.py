@@ -158,6 +158,8 @@ class _Merger:
                 for f in closed:  # parents come before their children
                     ends[id(f)] = replace(f, end=min(f.end, n), parent=f.parent and ends.get(id(f.parent)))
                 symbols = list(ends.values())
+        if self.language in ("javascript", "typescript", "tsx"):  # `if (x) {` read alone: no method of that name
+            symbols = [s for s in symbols if s.name not in _STATEMENTS]
         if symbols or self.language not in ("javascript", "typescript", "tsx"):
             return symbols, 0
         _, wrapped = outline("class __Block__ {\n" + text + "}\n", self.language)
