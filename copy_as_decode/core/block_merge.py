@@ -382,13 +382,11 @@ class _Merger:
         elif nxt is not None:
             n = matched[nxt]
             at, indent, where = n.start - 1, _lead(self.lines[n.header - 1]), f"before `{n.qualname}`"
-        elif (p := self._beside(s, container) or self._caller(s, container)) is not None:
+        elif near := next(((p, why) for find, why in ((self._beside, "changed before it"), (self._caller, "which uses it"),
+                                                      (self._namesake, "named alike")) if (p := find(s, container))), None):
+            p, why = near
             siblings = [g for g in self.symbols if g.parent == p.parent]
-            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, which uses it" \
-                if p is not self.beside else f"after `{p.qualname}`, changed before it"
-        elif (p := self._namesake(s, container)) is not None:
-            siblings = [g for g in self.symbols if g.parent == p.parent]
-            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, named alike"
+            at, indent, where = p.end, _lead(self.lines[p.header - 1]), f"after `{p.qualname}`, {why}"
         elif container is None and self._method_like(s) and any(f.kind == "class" for f in self.symbols) \
                 and not any(f.kind == "method" and f.parent is None for f in self.symbols):
             classes = [f for f in self.symbols if f.kind == "class"]
