@@ -17,7 +17,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from copy_as_decode.core import contract, languages
+from copy_as_decode.core import contract
 from copy_as_decode.engine.make import make_engine
 from copy_as_decode.engine.options import DEFAULT_MODEL, EDIT, WORKER, add_arguments, budget
 
@@ -163,19 +163,16 @@ def deletes(stats) -> str:
     return f"deletes {stats.deleted_lines} non-blank line{'s' if stats.deleted_lines != 1 else ''}"
 
 
-def language_of(path: str) -> str | None:
-    return languages.outline_name(languages.of_suffix(Path(path).suffix))
-
-
 def cmd_edit(args) -> int:
     document = read_text(args.path)
     if args.write:
         writable(args.path)
     engine = make_engine(args)
+    from copy_as_decode.core.detect_language import of_file
     from copy_as_decode.engine.request import EditRequest
     from copy_as_decode.engine.selectors import edits_windows
     request = engine.resolve(EditRequest(document, args.instruction, args.selector, max_new_tokens=args.max_new_tokens,
-                                         lines=args.lines, at=args.at, language=language_of(args.path)))
+                                         lines=args.lines, at=args.at, language=of_file(args.path, document)))
     bar = Bar(request.selector)
     try:
         if edits_windows(request.selector) and request.lines is None and request.at is None:
@@ -252,7 +249,7 @@ def asked(n: int) -> int | None:
     try:
         while True:
             print(f"edit which? [1-{n}, Enter: 1, q: cancel] ", end="", file=sys.stderr, flush=True)
-            line = sys.stdin.readline()
+            line = _typed_line()
             answer = line.strip().lower()
             if not line or answer in ("q", "quit"):
                 break
@@ -267,7 +264,18 @@ def asked(n: int) -> int | None:
     return None
 
 
+def _typed_line() -> str:
+    """The next line typed, waited for in short polls: Ctrl-C's SIGINT may land on another thread (tqdm's monitor),
+    and then only a return to Python code in the main thread runs its handler; a blocked read never returns."""
+    import select
+    while not select.select([sys.stdin], [], [], 0.2)[0]:
+        if INTERRUPTED.is_set():
+            raise KeyboardInterrupt
+    return sys.stdin.readline()
+
+
 def cmd_apply(args) -> int:
+    from copy_as_decode.core.detect_language import of_file
     from copy_as_decode.engine.apply import ALREADY, apply
     from copy_as_decode.engine.request import EditRequest
     document = read_text(args.path)
@@ -281,7 +289,7 @@ def cmd_apply(args) -> int:
     if args.write:
         writable(args.path)
     bar = Bar("apply")
-    request = EditRequest(document, block=block, language=language_of(args.path), path=args.path, hooks=bar,
+    request = EditRequest(document, block=block, language=of_file(args.path, document), path=args.path, hooks=bar,
                           max_new_tokens=args.max_new_tokens, at=args.at)
     try:  # the model is loaded only for a part whose place the block does not say exactly (engine/apply.py)
         result = apply(request, None if args.no_model else lambda: make_engine(args))

@@ -29,7 +29,9 @@ def at_terminal(command: list[str], keys: bytes | None, timeout: float = 120) ->
     """`command` run on a pseudo-terminal (its stdin, stdout and stderr), `keys` typed once it asks which candidate
     (None: nothing typed): its exit code and what the terminal showed."""
     pid, fd = pty.fork()
-    if pid == 0:
+    if pid == 0:  # Ctrl-C as an interactive shell gives it to its foreground job, whatever the suite inherited
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(command[0], command)
     shown, deadline = b"", time.monotonic() + timeout
     try:
