@@ -128,8 +128,11 @@ def judge(case: dict, text: str, written: bool) -> dict:
 
 def request(case: dict):
     """The case's apply, as the command line asks it (its file's language and path)."""
+    from copy_as_decode.core.detect_language import of_file
     from copy_as_decode.engine.request import EditRequest
-    return EditRequest(case["before"], block=case["block"], language=case["language"], path=case["path"])
+    return EditRequest(case["before"], block=case["block"], language=of_file(case["path"], case["before"])
+                       if case["path"] else case["language"],
+                       path=case["path"])
 
 
 def run_merge(case: dict) -> dict:

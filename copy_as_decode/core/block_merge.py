@@ -224,8 +224,8 @@ class _Merger:
             elif target is not None:
                 self.touched.add(target.name)
                 self.last = target.qualname
-                self.headers.add(self.dedented[s.header - 1 - self.offset].strip())
-                self._place_parameters(s, target)
+                if not self._place_header(s, target):  # the file's header stands for the block's
+                    self.headers.add(self.dedented[s.header - 1 - self.offset].strip())
                 inside = self._children(s) if self.language != "markdown" else []
                 self._place_symbols(inside, target)
                 covered = {k for c in inside for k in range(self._headed.get(c, self._span(c)[0]), self._span(c)[1])}
@@ -337,7 +337,8 @@ class _Merger:
     def _replace_symbol(self, s: Symbol, f: Symbol) -> None:
         a, b = self._span(s)
         fa, fb = f.start - 1, f.end
-        comments = ("#", "//", "/*", "*") + (("--",) if self.language == "lua" else ())
+        comments = ("//", "/*", "*") + (("--",) if self.language == "lua" else ()) + (
+            ("#",) if self.language not in _HASH_CODE else ())  # Rust's `#[derive]`, C's `#define`: code
         if not any(self.dedented[k].strip().startswith(comments) for k in range(a, s.header - 1 - self.offset)):
             # the block shows no comment above it: the file's comment lines above it stay
             while fa < f.header - 1 and self.lines[fa].strip().startswith(comments):
@@ -437,7 +438,9 @@ class _Merger:
     def _heading(self, a: int) -> int:
         """Where a new definition starting at block line `a` starts with the comment lines set apart above it
         (`// MARK: - LocalizedError`, a blank line, the new `extension`): those lines open the block or follow a
-        blank line, and are no marker and no other definition's."""
+        blank line, and are no marker and no other definition's. And with the new declarations the block opens
+        with before it (a constant its new helper reads, `private val EXTENSIONS = setOf(...)`): lines the file
+        does not have, from the block's start or a marker, none indented less than the definition."""
         k = a
         while k > 0 and not self.block[k - 1].strip():
             k -= 1
@@ -447,7 +450,17 @@ class _Merger:
             top -= 1
         taken = {j for f in self.block_symbols for j in range(*self._span(f))}
         if top == k or k - a == 0 or top > 0 and self.block[top - 1].strip() or any(j in taken for j in range(top, k)):
-            return a
+            top = a
+        own, lead = {line.strip() for line in self.lines}, len(_lead(self.dedented[a]))
+        j = top
+        while j > 0 and j - 1 not in self.markers and j - 1 not in taken and (not self.block[j - 1].strip() or (
+                self.dedented[j - 1].strip() not in own and len(_lead(self.dedented[j - 1])) >= lead)):
+            j -= 1
+        while j < top and not self.block[j].strip():
+            j += 1
+        if j < top and (j == 0 or j - 1 in self.markers) and len(_lead(self.dedented[j])) == lead \
+                and self.language != "markdown":
+            return j
         return top
 
     def _beside(self, s: Symbol, container: Symbol | None) -> Symbol | None:
@@ -516,6 +529,11 @@ class _Merger:
             found = [(rel, f) for rel, f in found if _declares(self.lines[f.header - 1]) not in ("impl", "extension")
                      ] if sum(_declares(self.lines[f.header - 1]) not in ("impl", "extension") for _, f in found) == 1 \
                 else found
+        if not found and container is None:  # a definition pasted without its namespace: the one it names in any
+            # scope, a class rather than its constructor of the same name
+            found = [(rel, f) for rel, name in self.hints if rel in PLACES for f in self.symbols
+                     if name in (f.name, f.qualname) and not (f.parent is not None and f.parent.name == f.name)]
+            found = found if len({f.parent for _, f in found}) == 1 else []
         if not found:  # a name the header of one definition of the scope holds: "after the `MulAssign` impl"
             found = [(rel, f[0]) for rel, name in self.hints if rel in PLACES and len(f := [
                 g for g in self.symbols if g.parent == container and re.search(
@@ -883,16 +901,21 @@ class _Merger:
             # lines), and the others are new: inserted, so no file line the run does not show is lost
             # a branch under a label the file lacks is new: its lines are inserted, none of them an edit of the
             # file's branch beside it (`return -operand;` of `case MINUS` stays beside a new `case INCR`)
-            new = _new_arms(run, self._arm_labels(have, lo, first.b))
+            new = _new_arms(run, self._arm_labels(have, lo, first.b) or self._arm_labels(have, lo, first.b - 1))
             before = run[:first.a][::-1]
             before = before[:next((k for k in range(len(before)) if first.a - 1 - k in new), len(before))]
-            new = _new_arms(run, self._arm_labels(have, lo, last.b + last.size - 1))
+            j = last.b + last.size
+            new = _new_arms(run, self._arm_labels(have, lo, j - 1) or self._arm_labels(have, lo, j))
             after = run[last.a + last.size:]
             after = after[:next((k for k in range(len(after)) if last.a + last.size + k in new), len(after))]
-            nb, na = self._like_edge(before, have[:first.b][::-1]), self._like_edge(after, have[last.b + last.size:])
-            edits = [(x, y) for lines, near, n in ((before, have[:first.b][::-1], nb),
-                                                   (after, have[last.b + last.size:], na))
-                     for k, j in like_pairs(lines, near[:n])[1] if (x := lines[k]) != (y := near[j])]
+            # new lines that a marker follows: the marker says the file's lines go on after them, so an entry
+            # of another key (`test!(fixed_low: ...)` beside the file's `test!(rgb: ...)`) is no edit of theirs
+            entries = self._marked_after(b) and last.a + last.size < len(run)
+            nb, na = self._like_edge(before, have[:first.b][::-1]), self._like_edge(after, have[last.b + last.size:],
+                                                                                    entries)
+            edits = [(x, y) for lines, near, n, keyed in ((before, have[:first.b][::-1], nb, False),
+                                                          (after, have[last.b + last.size:], na, entries))
+                     for k, j in like_pairs(lines, near[:n], keyed)[1] if (x := lines[k]) != (y := near[j])]
             here = self._inner(lo + first.b)
             if any(len(x) > 12 and own[x] == 1 and self._inner(next(
                     k for k, line in enumerate(self.lines) if line.strip() == x)) != here for x, _ in edits):
@@ -904,17 +927,20 @@ class _Merger:
             # (it may insert lines between them)
             tail = next((m for m in every if m.a + m.size == len(run) and m.a >= last.a + last.size
                          and 0 <= m.b - last.b - last.size and statements(have[last.b + last.size:m.b], blank=True)
-                         <= statements(run[last.a + last.size:m.a], blank=True) + 1), None)
+                         <= statements(run[last.a + last.size:m.a], blank=True) + 1
+                         and not _other_arms(have[last.b + last.size:m.b], run)), None)
             head = next((m for m in every if m.a == 0 and m.size <= first.a and m.b + m.size <= first.b
                          and first.b - m.b - m.size <= first.a - m.size + 3), None)
             if tail is not None and not pin_end:
                 end = lo + tail.b + tail.size
-            elif (found := _context(run[last.a + last.size:], have, last.b + last.size, after=True)) is not None \
-                    and not pin_end:
-                end = lo + found
+            elif not pin_end and (found := _context(run[last.a + last.size:], have, last.b + last.size, after=True)) \
+                    is not None and not _other_arms(have[last.b + last.size:found], run):
+                end = lo + found  # (not over a branch of the file's the run does not show: the new ones' `;;`
+                # like the next one's)
             if head is not None and not pin_start:
                 start = lo + head.b
-            elif (found := _context(run[:first.a], have, first.b, after=False)) is not None and not pin_start:
+            elif not pin_start and (found := _context(run[:first.a], have, first.b, after=False)) is not None \
+                    and not _other_arms(have[found:first.b], run):
                 start = lo + found
             if (said := self._replaced(run, have, first, last, nb, pin_start, pin_end)) is not None:
                 start, end, labelled = min(start, lo + said[0]), max(end, lo + said[1]), True
@@ -995,7 +1021,10 @@ class _Merger:
     def _arm_labels(self, have: list[str], lo: int, j: int) -> set[str]:
         """The labels of the branches beside file line `lo + j` (`have[j]`), when it is a branch's head or in its
         body: the branch heads at that one's indentation, up to the lines indented less around them (its
-        `switch`); else none."""
+        `switch`); else none (also for j outside `have`: a run's kept line that ends the file's branches, as a
+        `default:`'s comment does, is beside those above it)."""
+        if not 0 <= j < len(have):
+            return set()
         head = self._arm_head(have, lo, j)
         if head is None:
             return set()
@@ -1055,10 +1084,14 @@ class _Merger:
         """Where the branch whose head is `have[j]` (file line lo + j) ends in `have` (exclusive): arm_end."""
         return arm_end(self.lines[lo:lo + len(have)], j)
 
-    def _like_edge(self, run: list[str], have: list[str]) -> int:
+    def _marked_after(self, b: int) -> bool:
+        """Whether the block's next line after [.., b) that is not blank is a marker."""
+        return next((k in self.markers for k in range(b, len(self.block)) if self.block[k].strip()), False)
+
+    def _like_edge(self, run: list[str], have: list[str], keyed: bool = False) -> int:
         """_like_run, where the file lines it would replace hold the brackets the run's lines do: a `}` the run
         closes its own new `if {` with is not the file's `}` beside it, which closes another block."""
-        n = like_run(run, have)
+        n = like_pairs(run, have, keyed)[0]
         if self.language in BRACED and _depth(have[:n]) != _depth(run):  # all of the run takes their place
             return 0
         return n
@@ -1075,24 +1108,31 @@ class _Merger:
         not the class itself (a method's place is among the members)."""
         return tuple((f.qualname, f.start, f.end) for f in definitions if f.kind != "class" or f.parent is None)
 
-    def _place_parameters(self, s: Symbol, f: Symbol) -> None:
-        """A header written over several lines (a parameter per line) whose lines after the first the block
-        changes: those replace the file's, line for line (the rest of the header is context, the file's)."""
+    def _place_header(self, s: Symbol, f: Symbol) -> bool:
+        """A header whose lines the block changes, as many as the file's: a header written over several lines (a
+        parameter per line) whose lines after the first the block changes, or a header line the block only
+        adds to (`class Data implements DataInterface, ArrayAccess, Countable`): those replace the file's, line
+        for line (the rest of the header is context, the file's). A header the block shortens stays the file's
+        (`class Cart:` shown for `class Cart(Base):`). Whether the block's first header line took the file's
+        place."""
         if self.language == "markdown":
-            return
+            return False
         h, k = s.header - 1 - self.offset, f.header - 1
         mine, theirs = [h], [k]
         while not self._opens(self.dedented[mine[-1]]) and mine[-1] + 1 < len(self.dedented) and len(mine) < 32:
             mine.append(mine[-1] + 1)
         while not self._opens(self.lines[theirs[-1]]) and theirs[-1] + 1 < f.end and len(theirs) < 32:
             theirs.append(theirs[-1] + 1)
-        if len(mine) < 3 or len(mine) != len(theirs) or any(j in self.markers for j in mine) \
-                or self.dedented[h].strip() != self.lines[k].strip():
-            return
-        for j, i in zip(mine[1:], theirs[1:]):
-            if self.dedented[j].strip() != self.lines[i].strip():
-                self._change(i, i + 1, [_lead(self.lines[i]) + self.dedented[j].lstrip()],
-                             f"replaced line {i + 1} of the header of `{f.qualname}`")
+        if len(mine) != len(theirs) or any(j in self.markers for j in mine):
+            return False
+        pairs = [(j, i) for j, i in zip(mine, theirs) if self.dedented[j].strip() != self.lines[i].strip()]
+        if len(mine) < 3 or self.dedented[h].strip() != self.lines[k].strip():
+            pairs = [(j, i) for j, i in pairs if _WORDS.findall(self.lines[i])
+                     and Counter(_WORDS.findall(self.lines[i])) <= Counter(_WORDS.findall(self.dedented[j]))]
+        for j, i in pairs:
+            self._change(i, i + 1, [_lead(self.lines[i]) + self.dedented[j].lstrip()],
+                         f"replaced line {i + 1} of the header of `{f.qualname}`")
+        return any(j == h for j, _ in pairs)
 
     def _runs(self, a: int, b: int, covered: set, header: int | None = None) -> list[tuple[int, int]]:
         """Runs of non-marker lines in [a, b) outside `covered`, blank lines trimmed; a container's header
@@ -1223,6 +1263,7 @@ def statements(lines: list[str], blank: bool = False) -> int:
 
 PLACES = ("after", "before")  # the hints that name a place (core/chat_answer.py `_places`)
 ENDLESS = 2  # a scope with more definitions than this has no one end a new one goes to unless the prose says so
+_HASH_CODE = {"rust", "c", "cpp", "csharp"}  # a line opening with `#` is code there (an attribute, a directive)
 _COMMENTS = ("#", "//", "/*", "*", "--")  # how a comment line starts (`--`: Lua's, SQL's)
 _ASSIGNS = re.compile(r"^(?:[\w$]+\s+)*[\w$.]+\s*(?::[^=]*)?:?=(?!=)")  # `var X = ...`, `X: int = ...`, `x := ...`
 
@@ -1244,8 +1285,9 @@ def like_run(run: list[str], have: list[str]) -> int:
     return like_pairs(run, have)[0]
 
 
-def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, int]]]:
-    """like_run's count, and the (run index, `have` index) of each pair of like lines it found."""
+def like_pairs(run: list[str], have: list[str], keyed: bool = False) -> tuple[int, list[tuple[int, int]]]:
+    """like_run's count, and the (run index, `have` index) of each pair of like lines it found; with `keyed`,
+    no pair of entries of different keys (`_other_entry`)."""
     n = solid = r = 0  # blank lines count only when a like line follows them
     pairs = []
     while n < len(have) and r < len(run):
@@ -1254,7 +1296,8 @@ def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, in
             n += 1
             continue
         k = next((k for k in (r, len(run) - 1) if run[k] and difflib.SequenceMatcher(
-            None, run[k], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[k], have[n])), None)
+            None, run[k], have[n], autojunk=False).ratio() >= LIKE_RUN and not _other_label(run[k], have[n])
+            and not (keyed and _other_entry(run[k], have[n]))), None)
         if k is None:
             break
         pairs.append((k, n))
@@ -1272,10 +1315,14 @@ def like_pairs(run: list[str], have: list[str]) -> tuple[int, list[tuple[int, in
 
 # a branch's head and its label: `case 1:`, `case .began:`, `when :a`, `default:`, and an arm before its arrow
 # (Kotlin's `null ->`, Rust's `Some(x) =>`, a Java switch rule) that is not an assignment, a lambda or a statement
+_WORDS = re.compile(r"\w+")
 _ARM = re.compile(r"^(?:@unknown\s+)?(?:(?P<label>case\b[^:]*?|default)\s*(?::|->|=>|$)|(?P<when>when\b.*?)\s*(?:\bthen\b|$))"
                   r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(]"
                   r"(?:[^={};()]|\([^()]*\))*?)"  # `=` only within a call's parentheses (`ignoreCase = true`)
-                  r"\s*(?:->|=>)(?=\s|$)")  # an arrow set apart: not PHP's `$this->x`
+                  r"\s*(?:->|=>)(?=\s|$)"  # an arrow set apart: not PHP's `$this->x`
+                  # a shell `case` pattern that no call's closing line could be: an option, a glob, a quoted
+                  # word or alternatives (`--algo)`, `*)`, `-h|--help)`, `start|stop)`)
+                  r"|^(?P<shell>(?:[-*\"']|\w[\w-]*\|)[^\s()]*)\)(?=\s|$)")
 
 
 def _arm(line: str) -> str | None:
@@ -1284,7 +1331,7 @@ def _arm(line: str) -> str | None:
     m = _ARM.match(line)
     if m is None:
         return None
-    label = m.group("label") or m.group("when") or m.group("arrow")
+    label = m.group("label") or m.group("when") or m.group("arrow") or m.group("shell")
     return " ".join(label.split()) if _depth([label]) == 0 else None
 
 
@@ -1339,20 +1386,39 @@ def arm_end(lines: list[str], j: int) -> int:
 
 
 def _new_arms(run: list[str], labels: set[str]) -> set[int]:
-    """The indexes of the run's lines in a branch under a label not among `labels`, its head and its body."""
+    """The indexes of the run's lines in a branch under a label not among `labels`, its head and its body (up
+    to a line that closes what holds the branches: `];` after a new `'ws' => 80,` entry, `esac`)."""
     out, new = set(), False
     for k, line in enumerate(run if labels else ()):
         if label := _arm(line):
             new = label not in labels
+        elif line in ("esac", "end") or line[:1] in ")]}" and _depth([line]) < 0:
+            new = False
         if new:
             out.add(k)
     return out
+
+
+def _other_arms(lines: list[str], run: list[str]) -> bool:
+    """Whether `lines` hold the head of a branch under a label none of the run's branches has."""
+    labels = {_arm(x) for x in run}
+    return any((label := _arm(x)) and label not in labels for x in lines)
 
 
 def _other_label(line: str, other: str) -> bool:
     """Two branch heads of different labels: a new `case` beside the file's, never an edit of it."""
     a, b = _arm(line), _arm(other)
     return a is not None and b is not None and a != b
+
+
+_ENTRY = re.compile(r"^([\w.]+!?)\(\s*([\w\"']+)")  # a call or macro and its first argument: an entry's key
+
+
+def _other_entry(line: str, other: str) -> bool:
+    """Two calls of one function or macro whose first arguments differ (`test!(fixed_low: ...)` and
+    `test!(rgb: ...)`): entries side by side, each of its own key."""
+    a, b = _ENTRY.match(line), _ENTRY.match(other)
+    return a is not None and b is not None and a.group(1) == b.group(1) and a.group(2) != b.group(2)
 
 
 def _likest(line: str, have: list[str]) -> int | None:

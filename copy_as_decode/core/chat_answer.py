@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from .document import split_lines
-from .languages import LANGUAGES
+from .languages import LANGUAGES, kin
 from .languages import named as named_language
 from .outline import outline
 
@@ -236,6 +236,8 @@ def _needed(blocks: list[Block], language: str | None, document: str) -> list[Bl
 
 
 # the names an import lists: `import {A, B} from 'm'`, `use m::{A, B};`, `from m import A, B`
+_CRATE_USE = re.compile(r"^\s*use\s+([A-Za-z_]\w*)::(.+);")  # Rust's `use ansi_term::Colour::Red;`
+_RUST_OWN = {"crate", "self", "super", "std", "core", "alloc"}  # paths a crate's own file uses
 _NAMES_IMPORTED = re.compile(r"\{(?P<names>[^}]*)\}|^\s*from\s+\S+\s+import\s+(?P<from>.+)$")
 _SETS = re.compile(r"^(?:(?:local|const|let|var|val|export|readonly|declare)\s+)?([A-Za-z_$][\w$.]*)\s*=(?!=)")
 _FREE = re.compile(r"(?<![\w$.>:])[A-Za-z_$][\w$]*")  # a name used as it is, not as a member (`x.name`)
@@ -387,21 +389,27 @@ def _judged(b: Block, own: set[str], top: set[str], language: str | None, path: 
     elif b.tag.lower() in _SHELL and not (language == "bash" and language_of_tag(b.tag) == "bash") \
             or any(_PROMPT.match(x) for x in b.text.splitlines()[:1]):  # a shell script's own code is no command
         b.kind, b.why = USAGE, "a command or its output"
+    elif _ELSEWHERE.search(b.lead):  # "In `Manager.add` (a separate file, shown only for context) ...:"
+        b.kind, b.why = OTHER, "for another file, as the prose above it says"
     elif (mine := _PACKAGE.search(b.text)) and (theirs := next(
             (m for x in own if (m := _PACKAGE.match(x))), None)) and mine.group(1) != theirs.group(1):
         b.kind, b.why = OTHER, f"in package {mine.group(1)}, not {theirs.group(1)}"
-    elif tagged and language and tagged != language and not (b.path and path):
+    elif tagged and language and tagged != language and tagged not in kin(language) and not (b.path and path):
         b.kind, b.why = OTHER, f"in {tagged}, not {language}"
     elif b.path is not None and path is None and language and language_of_path(b.path) not in (None, language):
         b.kind, b.why = OTHER, f"for {b.path}"
     elif not b.tag and language and _output(b.text, own, language):
         b.kind, b.why = USAGE, "output, not code"
+    elif why := _example(b.text, language, defined):  # what it is (a `main`, a test) before how it uses the file
+        b.kind, b.why = USAGE, why
     elif language and language != "markdown" and (why := _uses_only(b.text, own, top, language,
                                                                      path and _module(path), exported)):
         b.kind, b.why = USAGE, why
-    elif why := _example(b.text, language, defined):
-        b.kind, b.why = USAGE, why
     return b
+
+
+# the prose line right above a block that says the block is for a file other than this one
+_ELSEWHERE = re.compile(r"\b(?:a separate|another|a different) file\b|\bonly for context\b", re.I)
 
 
 def _output(text: str, own: set[str], language: str) -> bool:
@@ -470,6 +478,11 @@ def _uses_only(text: str, own: Counter, top: set[str], language: str | None, ste
     if any(_IMPORT.match(x) and (m := _NAMES_IMPORTED.search(x)) and set(re.findall(r"[A-Za-z_$][\w$]*", m.group(
             "names") or m.group("from") or "")) & exported for x in code):
         return "a usage example: it imports what the file defines"
+    if language == "rust" and any((m := _CRATE_USE.match(x)) and m.group(1) not in _RUST_OWN
+                                  and not any(re.match(rf"(?:pub\s+)?(?:use|extern\s+crate)\s+{m.group(1)}\b", t)
+                                              for t in own)
+                                  and set(re.findall(r"\w+", m.group(2))) & exported for x in code):
+        return "a usage example: it imports what the file defines by its crate's name, from outside the crate"
     if any(_IMPORT.match(x) for x in code) and all(_IMPORT.match(x) for x in code):
         return None  # imports alone: the change's new imports
     if names and not tests:

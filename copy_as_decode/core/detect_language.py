@@ -17,7 +17,7 @@ read too); each grammar has a time limit, as error recovery on foreign code can 
 import warnings
 from functools import cache
 
-from .languages import LANGUAGES, named
+from .languages import LANGUAGES, claiming, kin, named
 from .outline import QUERIED, outline, query
 from .parsers import GRAMMARS, grammar
 from .syntax_check import errors
@@ -81,19 +81,6 @@ def _definitions(text: str, name: str, tree) -> int:
     return sum(1 for _, captures in QueryCursor(query(name)).matches(tree.root_node) if "name" in captures)
 
 
-def _kin(name: str) -> list[str]:
-    """The languages `name` extends or is extended by, in either direction, transitively."""
-    out, todo = [], [name]
-    while todo:
-        for lang in LANGUAGES:
-            if lang.name not in out and lang.name != name and (lang.extends == todo[-1]
-                                                                or named(todo[-1]).extends == lang.name):
-                out.append(lang.name)
-                todo.insert(0, lang.name)
-        todo.pop()
-    return out
-
-
 def _order(text: str) -> list[str]:
     """TREES, those that read a sample of the text's lines with most definitions and fewest errors first (a
     grammar that gives up: last): its first
@@ -123,29 +110,47 @@ def detect(text: str) -> str | None:
 _seen: dict[str, str | None] = {}
 
 
+def of_file(path: str, text: str) -> str | None:
+    """The outlined language of a file: its suffix's, and where several claim the suffix (a `.h` header, C's or
+    C++'s), the one of those whose grammar reads the text best, on detect's evidence; a file without a suffix
+    (a script: `bin/bats`) is read as detect reads a text that comes without a name."""
+    from pathlib import Path
+    if not Path(path).suffix:
+        return detect(text)
+    claims = [lang.name for lang in claiming(Path(path).suffix) if lang.outline]
+    if len(claims) < 2:
+        return claims[0] if claims else None
+    read = {name: r for name in claims if (r := _read(text, name, LIMIT_US * RETRY)) is not None}
+    return _best(text, read) or claims[0]
+
+
 def _detect(text: str) -> str | None:
     if not text.strip():
         return None
     if not errors(text, "python") and outline(text, "python")[1]:
         return "python"
-    read, found = {}, {}
+    read = {}
     for name in _order(text):
         if name in read:
             continue
         read[name] = _read(text, name)
         if read[name] is not None and read[name][0] <= CLEAN and _definitions(text, name, read[name][1]):
-            read.update({k: _read(text, k) for k in _kin(name) if k not in read})
+            read.update({k: _read(text, k) for k in kin(name) if k not in read})
             break
     else:  # none read it cleanly: those that gave up, once more with more time
         read.update({name: _read(text, name, LIMIT_US * RETRY) for name, r in read.items() if r is None})
-    read = {name: r for name, r in read.items() if r is not None}
-    if read and (least := min(share for share, _ in read.values())) <= MOST:
-        found = {name: _definitions(text, name, tree) for name, (share, tree) in read.items()
-                 if share <= least + SLACK}
-    if found:
-        best = max(found, key=lambda name: (found[name], -TREES.index(name)))
-        while (sub := named(best).extends) in found and found[sub]:
-            best = sub
-        if found[best]:
-            return best
-    return outline(text)[0]  # Markdown's headings, or a Python/JavaScript text with no definitions
+    # else Markdown's headings, or a Python/JavaScript text with no definitions
+    return _best(text, {name: r for name, r in read.items() if r is not None}) or outline(text)[0]
+
+
+def _best(text: str, read: dict) -> str | None:
+    """Of the languages `read` ({name: (share of error lines, tree)}), the one with most definitions among
+    those with the fewest error lines, a language giving way to the one it extends where that reads as well;
+    None where none reads most of the text or finds a definition."""
+    if not read or (least := min(share for share, _ in read.values())) > MOST:
+        return None
+    found = {name: _definitions(text, name, tree) for name, (share, tree) in read.items() if share <= least + SLACK}
+    best = max(found, key=lambda name: (found[name], -TREES.index(name)))
+    while (sub := named(best).extends) in found and found[sub]:
+        best = sub
+    return best if found[best] else None

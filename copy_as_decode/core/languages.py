@@ -31,7 +31,7 @@ LANGUAGES = (
     Language("rust", (".rs",), ("rust",), statements="fn f() {\n{}\n}\n"),
     Language("java", (".java",), ("java",), statements="class C {\nvoid f() {\n{}\n}\n}\n"),
     Language("c", (".c", ".h"), ("c",), statements="void f(void) {\n{}\n}\n", before_use=True),
-    Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"), ("cpp",), extends="c",
+    Language("cpp", (".cpp", ".cc", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".h"), ("cpp",), extends="c",
              statements="void f() {\n{}\n}\n", before_use=True),
     # Neovim sends its filetype: `cs`, `sh`
     Language("csharp", (".cs",), ("csharp", "cs"), statements="class C {\nvoid F() {\n{}\n}\n}\n"),
@@ -53,8 +53,13 @@ def named(name: str | None) -> Language | None:
 
 
 def of_suffix(suffix: str) -> Language | None:
-    """The language of a file name's suffix (`.py`, any case); None for any other."""
+    """The language of a file name's suffix (`.py`, any case), the first that claims it; None for any other."""
     return next((lang for lang in LANGUAGES if suffix.lower() in lang.suffixes), None)
+
+
+def claiming(suffix: str) -> tuple[Language, ...]:
+    """Every language whose files take the suffix: one, or several for a header C and C++ share (`.h`)."""
+    return tuple(lang for lang in LANGUAGES if suffix.lower() in lang.suffixes)
 
 
 def of_language_id(language_id: str | None) -> Language | None:
@@ -65,3 +70,16 @@ def of_language_id(language_id: str | None) -> Language | None:
 def outline_name(language: Language | None) -> str | None:
     """The name to read `language`'s outline as (an edit's `language`), or None: read from the document."""
     return language.name if language is not None and language.outline else None
+
+
+def kin(name: str) -> list[str]:
+    """The languages `name` extends or is extended by, in either direction, transitively."""
+    out, todo = [], [name]
+    while todo:
+        for lang in LANGUAGES:
+            if lang.name not in out and lang.name != name and (lang.extends == todo[-1]
+                                                                or named(todo[-1]).extends == lang.name):
+                out.append(lang.name)
+                todo.insert(0, lang.name)
+        todo.pop()
+    return out

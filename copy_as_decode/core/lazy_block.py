@@ -57,10 +57,14 @@ def _leader(line: str) -> str | None:
     return line.strip()[:m.start("text") - (len(line) - len(line.lstrip()))].strip() if m and line.strip() else None
 
 
+_STUB = re.compile(r"\s*(?:@\S+\s+)*(?:async\s+)?(?:def|class)\b")
+
+
 def read(block: str, document: str = "") -> Block:
     """The block as merged, with "\\n" line endings as both texts come (engine/request.py reads them): outer
     code fences off (a chat's ```python ... ```), and its marker lines. A bare `...` that is the whole body of
-    a Python definition (the line before it ends with `:`) is code, not a marker; so is a comment line without
+    a Python definition (the line before it opens a `def` or `class` and ends with `:`) is code, not a marker
+    (a stub); under an `if` or `elif` it stands for the branch's body; so is a comment line without
     an ellipsis that goes on from the comment line above it."""
     lines = split_lines(block)
     solid = [k for k, line in enumerate(lines) if line.strip()]
@@ -75,7 +79,7 @@ def read(block: str, document: str = "") -> Block:
         if not is_marker(line, own):
             continue
         before = next((lines[j] for j in range(k - 1, -1, -1) if lines[j].strip()), "")
-        if _ELLIPSIS.match(line) and before.rstrip().endswith(":"):
+        if _ELLIPSIS.match(line) and before.rstrip().endswith(":") and _STUB.match(before):
             continue
         if k and k - 1 not in markers and _leader(line) is not None and _leader(lines[k - 1]) == _leader(line) \
                 and not any(e in line for e in ("...", "…")):

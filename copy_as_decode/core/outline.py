@@ -167,6 +167,7 @@ _KINDS = {"function": "function", "method": "method", "class": "class", "struct"
 _WRAPPERS = {"export_statement", "template_declaration", "ambient_declaration"}
 # nodes right above a definition that belong to it, beside its comments (Rust's `#[derive(...)]`)
 _ATTACHED = {"attribute_item", "decorator"}
+_SIGNATURES = {"method_signature", "function_signature"}  # TypeScript's overloads, before the body they sign
 _QUERY_OF = {"tsx": "typescript"}  # a language that reads another's query file
 _SCOPES = re.compile(r"::|\.|:")  # `Circle::area`, `M.add`, `M:method`: the name after the last
 _TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
@@ -216,7 +217,7 @@ def tagged(document: str, language: str) -> list[Symbol]:
         if kind == "function" and parent is not None and parent.kind == "class":
             kind = "method"
         qualname = ".".join(([parent.qualname] if parent else []) + outer + [name])
-        sym = Symbol(name, qualname, kind, _leading(node) + 1, node.end_point[0] + 1, header, parent,
+        sym = Symbol(name, qualname, kind, _leading(node, name) + 1, node.end_point[0] + 1, header, parent,
                      node.start_point[0] + 1, declaration)
         out.append(sym)
         open_.append((sym, node))
@@ -263,9 +264,10 @@ def _ends_missing(node) -> bool:
     return node.is_missing
 
 
-def _leading(node) -> int:
-    """The 0-based first line of `node` with the comments and attributes right above it (no blank line
-    between, none that ends a line of code). A definition first in its block is reached from the block's
+def _leading(node, name: str) -> int:
+    """The 0-based first line of `node` with the comments, attributes and overload signatures of its `name`
+    right above it (no blank line between, none that ends a line of code): TypeScript's `f(): T;` lines before
+    `f(x?) {...}` are one definition with it. A definition first in its block is reached from the block's
     siblings (Ruby's `# A cart.` sits before the body that holds `class Cart`)."""
     start = node.start_point[0]
     while True:
@@ -273,12 +275,24 @@ def _leading(node) -> int:
         while above is None and node.parent is not None and node.parent.start_point == node.start_point:
             node = node.parent
             above = node.prev_sibling
-        if above is None or not ("comment" in above.type or above.type in _ATTACHED) or above.text.startswith(b"#!"):
+        if above is not None and above.type == ";" and above.prev_sibling is not None \
+                and _signs(above.prev_sibling, name):  # a class body's signature ends with a `;` of its own
+            above = above.prev_sibling
+        if above is None or not ("comment" in above.type or above.type in _ATTACHED or _signs(above, name)) \
+                or above.text.startswith(b"#!"):
             return start
         before = above.prev_sibling
         if _last_line(above) < start - 1 or before is not None and _last_line(before) == above.start_point[0]:
             return start
         node, start = above, above.start_point[0]
+
+
+def _signs(node, name: str) -> bool:
+    """Whether `node` is an overload's signature of `name` (`export function f(): T;` too)."""
+    if node.type in _WRAPPERS and node.named_child_count:
+        node = node.named_children[0]
+    named = node.child_by_field_name("name")
+    return node.type in _SIGNATURES and named is not None and named.text.decode() == name
 
 
 def _last_line(node) -> int:

@@ -37,9 +37,9 @@ from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from copy_as_decode.core.chat_answer import language_of_answer, language_of_path
+from copy_as_decode.core.chat_answer import language_of_answer
 from copy_as_decode.core.contract import REVIEWABLE, UNCHANGED, ContextError, EditError, IncompleteEdit, ModelError
-from copy_as_decode.core.detect_language import detect
+from copy_as_decode.core.detect_language import detect, of_file
 from copy_as_decode.core.languages import LANGUAGES, named
 
 MODEL_ID = "copy-as-decode-apply"
@@ -111,7 +111,7 @@ def _optional(body: dict, field: str) -> str | None:
 def language_of(request: Apply) -> str | None:
     """The language to merge the request as: its `language`, its `path`'s, the update's fence's, else the one
     the file (a new file: the update) reads as best."""
-    return (request.language or (language_of_path(request.path) if request.path else None)
+    return (request.language or (of_file(request.path, request.code or request.update) if request.path else None)
             or language_of_answer(request.update) or detect(request.code or request.update))
 
 
