@@ -5,6 +5,10 @@ whose body repeats lines of the method before it, a class whose header gains an 
 says is for another file, a constant that comes with a new helper, a new class the prose puts after one inside
 a namespace, Rust attributes shown without the doc comments above them, and a `.h` file of C++. Each merged
 result is compared with the file a developer means, byte for byte."""
+import pytest
+
+from copy_as_decode.bench.apply_bench import request
+from copy_as_decode.cases.chat_written import load
 from copy_as_decode.core.detect_language import of_file
 from copy_as_decode.engine.apply import apply
 from copy_as_decode.engine.request import EditRequest
@@ -423,3 +427,214 @@ fn prefix_matches() {
     result = apply(EditRequest(RUST_STRUCTS, block=answer, language="rust", path="src/ansi.rs"))
     assert result.text == RUST_STRUCTS.replace("Debug)]", "Debug, PartialEq)]")
     assert len(result.left_out) == 1 and "it imports what the file defines" in result.left_out[0]
+
+
+RUST_IMPL = """impl<L, R> Error for Either<L, R>
+where
+    L: Error,
+    R: Error,
+{
+    #[allow(deprecated)]
+    fn description(&self) -> &str {
+        either!(*self, ref inner => inner.description())
+    }
+
+    #[allow(deprecated)]
+    fn cause(&self) -> Option<&Error> {
+        either!(*self, ref inner => inner.cause())
+    }
+}
+"""
+
+
+def test_an_impl_the_prose_says_the_block_replaces_is_replaced_whole_and_its_dropped_method_goes():
+    answer = """Here's the updated impl (replace the existing `impl<L, R> Error for Either<L, R>` block):
+
+```rust
+impl<L, R> Error for Either<L, R>
+where
+    L: Error,
+    R: Error,
+{
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        either!(*self, ref inner => inner.source())
+    }
+
+    #[allow(deprecated)]
+    fn description(&self) -> &str {
+        either!(*self, ref inner => inner.description())
+    }
+}
+```
+"""
+    want = RUST_IMPL[:RUST_IMPL.index("    #[allow")] + """    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        either!(*self, ref inner => inner.source())
+    }
+
+    #[allow(deprecated)]
+    fn description(&self) -> &str {
+        either!(*self, ref inner => inner.description())
+    }
+}
+"""
+    assert merged(RUST_IMPL, answer, "rust") == want
+
+
+def test_a_usage_comment_that_ends_in_a_variadic_argument_is_the_code_s_not_a_marker():
+    script = "#!/bin/bash\n\nup() {\n\tip link add \"$1\"\n}\n"
+    answer = """Put it above `up`:
+
+```bash
+# Usage: del_rules PROTO MATCH DELETE-ARGS...
+del_rules() {
+\tip "$1" rule delete "${@:3}"
+}
+```
+"""
+    want = script.replace("up() {", "# Usage: del_rules PROTO MATCH DELETE-ARGS...\ndel_rules() {\n"
+                                    "\tip \"$1\" rule delete \"${@:3}\"\n}\n\nup() {")
+    assert merged(script, answer, "bash") == want
+
+
+PHP_SWITCH = """<?php
+class Builder
+{
+    public function startTag($name)
+    {
+        switch ($name) {
+            case 'body':
+                $this->mode = static::IM_IN_BODY;
+                break;
+            case 'svg':
+                $this->mode = static::IM_IN_SVG;
+                break;
+            case 'math':
+                $this->mode = static::IM_IN_MATHML;
+                break;
+        }
+    }
+
+    public function endTag($name)
+    {
+        switch ($name) {
+            case 'body':
+                $this->mode = static::IM_AFTER_BODY;
+                break;
+            case 'svg':
+            case 'mathml':
+                $this->mode = static::IM_IN_BODY;
+                break;
+        }
+    }
+}
+"""
+
+
+def test_a_fragment_goes_into_the_function_the_prose_names_though_a_line_of_it_stands_once_elsewhere():
+    answer = """Fix the case label in `endTag()`:
+
+```php
+        switch ($name) {
+            // ... the 'body' case unchanged ...
+            case 'svg':
+            case 'math':
+                $this->mode = static::IM_IN_BODY;
+                break;
+        }
+```
+"""
+    assert merged(PHP_SWITCH, answer, "php") == PHP_SWITCH.replace("case 'mathml':", "case 'math':")
+
+
+C_LEXER = """/**
+# Consume all text until the end of the line
+*/
+static void lex_until_newline(const char *&c, std::string &text,
+                              unsigned &blanks)
+{
+    while (*c != '\\n')
+        text += *c++;
+}
+
+static int check(const char *a)
+{
+    return a[0] == ' ';
+}
+"""
+
+
+def test_a_header_shown_alone_under_a_new_comment_changes_the_comment_and_keeps_the_body():
+    answer = """Fix the comments:
+
+```cpp
+/** Consume all text until the end of the line.
+ *
+ * text receives the rest of the line.
+ */
+static void lex_until_newline(const char *&c, std::string &text,
+                              unsigned &blanks)
+```
+
+```cpp
+/** Whether a starts with a space. */
+static int check(const char *a) {
+```
+"""
+    want = C_LEXER.replace("/**\n# Consume all text until the end of the line\n*/\n", "/** Consume all text until "
+                           "the end of the line.\n *\n * text receives the rest of the line.\n */\n").replace(
+        "\nstatic int check", "\n/** Whether a starts with a space. */\nstatic int check")
+    assert merged(C_LEXER, answer, "cpp") == want
+
+
+GO = """package version
+
+import (
+	"fmt"
+	"regexp"
+)
+
+var (
+	versionRegexp *regexp.Regexp
+)
+
+// Version represents a single version.
+type Version struct {
+	original string
+}
+
+func init() {
+	versionRegexp = regexp.MustCompile("^v?[0-9]+$")
+}
+
+func (v *Version) String() string {
+	return fmt.Sprint(v.original)
+}
+"""
+
+
+def test_a_new_var_group_goes_where_the_prose_puts_it_not_into_the_file_s_var_group():
+    answer = """Add compile-time checks right after the `Version` struct:
+
+```go
+// Version represents a single version.
+type Version struct {
+	original string
+}
+
+var (
+	_ fmt.Stringer = (*Version)(nil)
+)
+```
+"""
+    want = GO.replace("\toriginal string\n}\n", "\toriginal string\n}\n\nvar (\n\t_ fmt.Stringer = (*Version)(nil)\n)\n")
+    assert merged(GO, answer, "go") == want
+
+
+@pytest.mark.parametrize("case_id", ["php-html5-dom-tree-builder/1", "cpp-jsonnet-lexer/3", "go-go-version-version/2",
+                                     "rust-either-lib/1", "rust-either-lib/2", "bash-wg-quick/3", "rust-ansi-term-ansi/1",
+                                     "javascript-express-response/2", "cpp-spdlog-pattern-formatter/2",
+                                     "swift-react-native-iap-helper/3"])
+def test_the_written_answers_these_shapes_come_from_merge_exactly(case_id):
+    """The real answers (cases/chat_written.py), applied as the command line applies them: the file meant."""
+    case = next(c for c in load() if c["id"] == case_id)
+    assert apply(request(case)).text == case["after"]

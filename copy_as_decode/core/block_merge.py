@@ -150,9 +150,12 @@ class _Merger:
         (`if (x) {` past a marker's `return true\n}`) reads as a method of its keyword's name: not a definition."""
         _, symbols = outline(text, self.language) if self.language else (None, [])
         opened = _depth(["".join(ch for ch in text if ch in "{}")])
-        if opened > 0 and self.language in BRACED:  # a class shown without its closing brace: read as closed
-            n = text.count("\n")
-            _, closed = outline(text + "}\n" * opened, self.language)
+        # a C-like function shown by its header alone (a comment changed above it): read with an empty body
+        bare = not symbols and opened == 0 and self.language in ("c", "cpp", "java", "csharp") \
+            and text.rstrip().endswith(")")
+        if (opened > 0 or bare) and self.language in BRACED:  # a class shown without its closing brace: read as
+            n = text.count("\n")  # closed
+            _, closed = outline(text + ("{\n}\n" if bare else "}\n" * opened), self.language)
             if len(closed) > len(symbols):
                 ends: dict[int, Symbol] = {}  # each symbol's end within the block, its parent's too
                 for f in closed:  # parents come before their children
@@ -213,13 +216,17 @@ class _Merger:
             # a class that leaves out some of the file's methods shows only what changed, as if a marker stood
             # for the others: replaced whole, it would delete them
             inner = self._has_marker(a, b) or isinstance(target, Symbol) and target.kind == "class" and \
-                bool({f.name for f in self.symbols if f.parent == target} - {c.name for c in self._children(s)})
+                bool({f.name for f in self.symbols if f.parent == target} - {c.name for c in self._children(s)}) \
+                and not self._said_replaced(target)
             if target is _AMBIGUOUS:
                 self._defer(a, b, container, f"`{s.qualname}` is defined more than once in the file",
                             tuple((f.qualname, f.start, f.end) for f in self._tied[s]))
+            elif target is not None and not inner and self._signature_only(s, target):
+                self._replace_comment(s, target)
             elif target is not None and not inner:
                 self._replace_symbol(s, target)
-                self.touched.add(target.name)
+                self.touched.add(target.name)  # and its members, replaced with it (gone, when the block drops one)
+                self.touched.update(f.name for f in self.symbols if f.parent == target)
                 self.last = target.qualname
             elif target is not None:
                 self.touched.add(target.name)
@@ -236,6 +243,36 @@ class _Merger:
             else:
                 self._insert_symbol(s, symbols[:k], symbols[k + 1:], matched, container)
 
+    def _signature_only(self, s: Symbol, f: Symbol) -> bool:
+        """Whether the block shows the file's function `f` by its header alone, no line of its body after the
+        one that opens it (a doc comment changed above `static int check(...) {`): context, not its new body."""
+        if f.kind not in ("function", "method") or f.declaration or self.language not in BRACED:
+            return False
+        a, b = self._span(s)
+        k = s.header - 1 - self.offset
+        while k < b and not self._opens(self.dedented[k]):
+            k += 1
+        return all(not line.strip() or line.strip() == "}" and j == b - 1
+                   for j, line in enumerate(self.dedented[k + 1:b], k + 1)) and f.end - f.header > b - s.header
+
+    def _replace_comment(self, s: Symbol, f: Symbol) -> None:
+        """The comment lines above the file's function `f` replaced by those above its header in the block."""
+        a, _ = self._span(s)
+        mine = self.dedented[a:s.header - 1 - self.offset]
+        fa, fc = f.start - 1, (f.code or f.header) - 1
+        if [x.strip() for x in mine] != [x.strip() for x in self.lines[fa:fc]]:
+            self._change(fa, fc, _moved(mine, _lead(self.dedented[s.header - 1 - self.offset]),
+                                        _lead(self.lines[f.header - 1])), f"replaced the comment of `{f.qualname}`")
+        self.touched.add(f.name)
+        # its header lines are context, the file's stand for them (`f(...) {` shown for the file's `f(...)\n{`)
+        self.headers.update(x.strip() for x in self.dedented[s.header - 1 - self.offset:self._span(s)[1]])
+
+    def _said_replaced(self, f: Symbol) -> bool:
+        """Whether the prose says the block replaces the file's definition `f` whole ("replace the existing
+        `impl<L, R> Error for Either<L, R>` block"): its header opens with the code the prose quotes."""
+        header = self.lines[f.header - 1].strip()
+        return any(rel == "replaces" and len(code) > 8 and header.startswith(code.strip()) for rel, code in self.hints)
+
     def _match(self, s: Symbol, container: Symbol | None):
         """The file's symbol the block's `s` is, None (new), or _AMBIGUOUS."""
         def same_kind(f: Symbol) -> bool:
@@ -246,8 +283,11 @@ class _Merger:
             # a method pasted without its class (a class pasted indented, as in its namespace, is a class)
             scope = [f for f in self.symbols if f.name == s.name and f.kind == "method"] or scope
         if not scope and container is None and (s.parent is None or self.language == "markdown"):
-            # a function that is a method in the file; a Markdown section under any heading
-            scope = [f for f in self.symbols if f.name == s.name and same_kind(f)]
+            # a function that is a method in the file; a Markdown section under any heading (a Rust function
+            # without `self` is no method that takes it: a `#[test] fn map_either` beside `Either::map_either`)
+            mine = _SELF.search(self.dedented[s.header - 1 - self.offset]) is not None
+            scope = [f for f in self.symbols if f.name == s.name and same_kind(f) and not (
+                self.language == "rust" and mine != (_SELF.search(self.lines[f.header - 1]) is not None))]
         if len(scope) > 1 and self.language == "markdown" and s.parent is not None:
             scope = [f for f in scope if f.parent is not None and f.parent.name == s.parent.name] or scope
         if len(scope) > 1:  # the one in the class the block's neighbours live in
@@ -593,10 +633,13 @@ class _Merger:
                 self._place_head(a, b, region)
             elif held := self._holds(text, region):
                 opened = self._statement(held[-1] + len(text) - 1) if len(held) == 1 else None
-            elif not self._assignment(a, b, region) and not self._anchor(a, b, region, container, *pin) and not (
-                    opened and self._anchor(a, b, opened, None, *pin)) and not self._before_next(a, b, region) \
-                    and not ((named := self._named(container)) and self._bounded(a, b, named)
-                             and self._anchor(a, b, named, None, *pin)) and not self._beside_said(a, b, region):
+            # the function the prose names, where the run opens and closes with its lines, before the file: a
+            # `case 'math':` the file has once elsewhere does not pull an `endTag()` fix into `startTag()`
+            elif not self._assignment(a, b, region) and not (
+                    (named := self._named(container)) and self._bounded(a, b, named)
+                    and self._anchor(a, b, named, None, *pin)) and not self._anchor(a, b, region, container, *pin) \
+                    and not (opened and self._anchor(a, b, opened, None, *pin)) \
+                    and not self._before_next(a, b, region) and not self._beside_said(a, b, region):
                 self._defer(a, b, container, "its place in the file is not certain")
 
     def _named(self, container: Symbol | None) -> tuple[int, int] | None:
@@ -624,7 +667,8 @@ class _Merger:
         solid = [k for k in range(a, b) if self.dedented[k].strip()]
         own = {x.strip() for x in self.lines}
         places = [(rel, name) for rel, name in self.hints if rel in ("after", "before")]
-        if not solid or any(self.dedented[k].strip() in own and re.search(r"\w", self.dedented[k]) for k in solid) \
+        if not solid or any(self.dedented[k].strip() in own and _telling(self.dedented[k].strip())
+                            and re.search(r"\w", self.dedented[k]) for k in solid) \
                 or len(places) != 1:  # (a bracket the file has anyway is the new lines' own)
             return False
         rel, name = places[0]
@@ -847,14 +891,21 @@ class _Merger:
         counts = {}
         for line in have:
             counts[line] = counts.get(line, 0) + 1
-        ends = [have.index(x) if len(x) > 2 and counts.get(x) == 1 else None for x in (run[0], run[-1])]
+        # a group's bare opening (Go's `var (`) says where the run stands when a line of the group is the file's
+        # there too (gofmt realigns the group's lines); else it opens a new group as well as the file's
+        spaced = {" ".join(x.split()) for x in have}
+        grouped = any(" ".join(x.split()) in spaced for x in run if len(x) > 2 and not _OPENER.match(x))
+
+        def telling(x: str) -> bool:
+            return len(x) > 2 and (grouped or not _OPENER.match(x))
+        ends = [have.index(x) if telling(x) and counts.get(x) == 1 else None for x in (run[0], run[-1])]
         # the run's first line found once: the file lines before it are none of the run's (difflib would take a
         # `return ERR; }` pair above it and lose the run's first line)
         off = ends[0] or 0
         every = [m._replace(b=m.b + off) for m in difflib.SequenceMatcher(None, run, have[off:], autojunk=False)
                  .get_matching_blocks() if m.size]
         blocks = [m for m in every
-                  if any(run[m.a + k] and len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1 for k in range(m.size))]
+                  if any(telling(run[m.a + k]) and counts[run[m.a + k]] == 1 for k in range(m.size))]
         if (arm := _arm(run[0])) and len(found := [j for j, x in enumerate(have) if _arm(x) == arm]) == 1:
             blocks = [m for m in blocks if m.b >= found[0]]  # a run that opens with a branch starts at the file's
         def reopens(m, n) -> bool:  # between two matches the run rewrites the opening of a block of the file
@@ -874,7 +925,7 @@ class _Merger:
         labelled = False  # the run's ends found by its branches' labels (`_arm_start`, `_arm_end`)
         opening = any(reopens(m, n) for m, n in zip(blocks, blocks[1:]))
         own = Counter(line.strip() for line in self.lines)
-        found = sum(1 for m in blocks for k in range(m.size) if len(run[m.a + k]) > 2 and counts[run[m.a + k]] == 1)
+        found = sum(1 for m in blocks for k in range(m.size) if telling(run[m.a + k]) and counts[run[m.a + k]] == 1)
         if found < 2 <= sum(map(bool, run)) - WEAK and not (pin_start or pin_end):
             return False  # one line of many found once in the file: too little to know where the rest goes
         if len(run) > 2 and None not in ends and ends[0] < ends[1] and not (pin_start or pin_end) \
@@ -1317,7 +1368,8 @@ def like_pairs(run: list[str], have: list[str], keyed: bool = False) -> tuple[in
 # (Kotlin's `null ->`, Rust's `Some(x) =>`, a Java switch rule) that is not an assignment, a lambda or a statement
 _WORDS = re.compile(r"\w+")
 _ARM = re.compile(r"^(?:@unknown\s+)?(?:(?P<label>case\b[^:]*?|default)\s*(?::|->|=>|$)|(?P<when>when\b.*?)\s*(?:\bthen\b|$))"
-                  r"|^(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(]"
+                  r"|^(?!.*?\bfn\s+\w+\s*[<(])"  # not a Rust function's `-> T` (`pub fn f<A>(a: A) -> T`)
+                  r"(?P<arrow>(?!(?:val|var|let|const|return|if|for|while|fun|fn|func|def)\b)[^\s={}/.(]"
                   r"(?:[^={};()]|\([^()]*\))*?)"  # `=` only within a call's parentheses (`ignoreCase = true`)
                   r"\s*(?:->|=>)(?=\s|$)"  # an arrow set apart: not PHP's `$this->x`
                   # a shell `case` pattern that no call's closing line could be: an option, a glob, a quoted
@@ -1397,6 +1449,16 @@ def _new_arms(run: list[str], labels: set[str]) -> set[int]:
         if new:
             out.add(k)
     return out
+
+
+_SELF = re.compile(r"\(\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b")  # a Rust method's receiver
+_OPENER = re.compile(r"^(?:var|const|type|import|let)\s*[({]$")  # a group's opening, the same in any group
+
+
+def _telling(line: str) -> bool:
+    """Whether a (stripped) line says where it stands when the file has it once: more than a bracket, and no
+    group's bare opening (Go's `var (` opens the file's group and a new one alike)."""
+    return len(line) > 2 and not _OPENER.match(line)
 
 
 def _other_arms(lines: list[str], run: list[str]) -> bool:

@@ -54,7 +54,7 @@ _HINT = re.compile(r"\b(right after|just after|directly after|immediately after|
                    r"(?P<more>(?:\s*(?:…|\.\.\.|,|and|or|to|through|-|–|/)\s*`[#\w.$]+?[!?]?(?:\(\))?`)*)", re.I)
 _END = re.compile(r"\b(?:at|to) the (?:very )?(?:bottom|end)\b", re.I)  # "at the bottom of the file"
 # "replace the `sleep(delay)` call": a line of the file the block takes the place of
-_REPLACES = re.compile(r"\breplac(?:e|es|ing)\s+(?:the\s+)?`(?P<code>[^`]+)`")
+_REPLACES = re.compile(r"\breplac(?:e|es|ing)\s+(?:the\s+)?(?:existing\s+|current\s+|old\s+)?`(?P<code>[^`]+)`")
 _NAMED = re.compile(r"`(?P<name>#?[A-Za-z_$][\w$]*[!?]?)(?:\(\))?`")
 _PROMPT = re.compile(r"^\s*(?:\$ |>>> |> |PS> |% )")
 # a file's package (Go `package toml`, Java `package java.util;`): a block that declares another is another file
@@ -149,6 +149,10 @@ def read(answer: str, document: str = "", language: str | None = None, path: str
     return Answer(blocks, fenced=True)
 
 
+# a note a quote puts after a line of the file, to point at it in the prose (`throw x   // (1)`, `# <- here`)
+_ANNOTATION = re.compile(r"\s+(?://|#|--)\s*(?:\(\d+\)|\[\d+\]|<-+.*|←.*)$")
+
+
 def _quoted(b: Block, others: list[Block], own: set[str], document: str) -> bool:
     """Whether a block quotes the file's lines that another block of the answer rewrites ("this line panics:"
     above the fixed function; "Currently it is:" above the old function, the new one below): every line of it
@@ -156,7 +160,7 @@ def _quoted(b: Block, others: list[Block], own: set[str], document: str) -> bool
     of the file's lines as they stand, and another block rewrites it (holds its first line, half of its lines
     or a line like one of them, and not all of them in a row as they are)."""
     from difflib import SequenceMatcher
-    lines = [x.strip() for x in split_lines(b.text) if x.strip()]
+    lines = [_ANNOTATION.sub("", x).strip() for x in split_lines(b.text) if x.strip()]
     theirs = {x.strip() for c in others for x in split_lines(c.text) if x.strip()}
     if not lines or not others:
         return False

@@ -19,6 +19,9 @@ _ELIDED = re.compile(r"\b(existing (code|methods?|functions?|imports?|content|te
                      r"(the same|unchanged)|unchanged|as before|same as before|omitted|elided|other (methods|"
                      r"functions|code|imports|sections))\b", re.I)
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
+# a comment that names arguments and ends in a variadic one (`# Usage: del_rules PROTO MATCH ARGS...`): the
+# ellipsis is the usage's, the comment the code's
+_ARGUMENTS = re.compile(r"^usage:.*\w(?:\.\.\.|…)$", re.I)
 MARKER_WORDS = 8  # the most words of a marker comment without an ellipsis ("rest of the method is the same")
 
 
@@ -45,7 +48,7 @@ def is_marker(line: str, document_lines: frozenset = frozenset()) -> bool:
     if m is None or stripped.startswith("*") and not stripped.startswith("*/"):
         return False  # a line inside a doc comment (`* ... left unchanged.`) is the comment's, not a marker
     text = m.group("text")
-    if text.startswith(("...", "…")) or text.endswith(("...", "…")):
+    if text.startswith(("...", "…")) or text.endswith(("...", "…")) and not _ARGUMENTS.search(text):
         return True
     # a marker says what it elides in a few words; a longer comment that says "unchanged" is the code's own
     return _ELIDED.search(text) is not None and len(text.split()) <= MARKER_WORDS
