@@ -178,11 +178,11 @@ HEADLINE = {
     "bench edit --model qwen2.5-coder-0.5b --threads 1 --limit 3 --max-new-tokens 512": (SLOW, _FEW),
     "bench ceiling": (MODEL, dict(json="{json}")),  # the whole corpora: the figure itself, a few seconds
     "bench roundtrip": (MODEL, dict(json="{json}", lines="1000", runs="1")),
-    "bench apply --corpus written --cases heldout --where batch=7 --no-model --through-endpoint":
+    "bench apply --corpus written --cases heldout --where batch=8 --no-model --through-endpoint":
         (MODEL, dict(limit="2", json="{json}")),
 }
 HEADLINE_OUT = {"bench ceiling": r"pooled +\d+ ", "bench roundtrip": LOSSLESS,
-                "bench apply --corpus written --cases heldout --where batch=7 --no-model --through-endpoint":
+                "bench apply --corpus written --cases heldout --where batch=8 --no-model --through-endpoint":
                     r"heldout endpoint: \d+ requests, median"}
 
 
@@ -344,7 +344,7 @@ def test_every_command_the_readme_shows_runs_in_the_runtime_install_or_says_why_
         f"README commands neither run in the runtime install (RUNTIME) nor said why not (NOT_RUNTIME): " \
         f"{shown - RUNTIME.keys() - NOT_RUNTIME.keys()}; no longer shown: {(RUNTIME.keys() | NOT_RUNTIME.keys()) - shown}"
     assert "bench ceiling" in RUNTIME_HEADLINE and \
-        "bench apply --corpus written --cases heldout --where batch=7 --no-model --through-endpoint" in RUNTIME_HEADLINE
+        "bench apply --corpus written --cases heldout --where batch=8 --no-model --through-endpoint" in RUNTIME_HEADLINE
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ was written after the rules batch 3 gave, measured once, then read; batch 5 (aga
 was written after the rules batch 4 gave, measured once, then read; batch 6 (one file in each language again)
 was written after the rules batch 5 gave, measured once, then read; batch 7 (one file in each language again)
 was written after the rules batch 6 gave, measured once, then read; batch 8 (one file in each language again)
-was written after the rules batch 7 gave, and measured once.
+was written after the rules batch 7 gave, measured once, then read in part.
 """
 import json
 import re

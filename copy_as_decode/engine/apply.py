@@ -288,7 +288,7 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
                      and b[f.header - 1].strip() not in own for k in range(f.header - 1, f.end)}
         if sum(name in _names(x, language) for k, x in enumerate(b) if name in x and k not in fresh) > was:
             return f"the result defines `{name}` once more beside the file's own"
-    if twice := _twice(a, code, b, block_merge.outlined(new, language)[1] if language else []):
+    if twice := _twice(a, code, b, lambda: block_merge.outlined(new, language)[1] if language else []):
         return f"the result has the line `{twice[:60]}` twice: the block's beside the file's, which it stands for"
     # a result that parses needs no look at the file's own errors (most results parse)
     if errors(new, language) and (broken := new_errors(doc, new, language)):
@@ -297,9 +297,9 @@ def guarantee(doc: str, blocks: list[str], new: str, language: str | None,
             or _elided(a, reads, b, kept) or _survives(a, reads, b, kept, symbols) or _split(a, reads, b))
 
 
-def _twice(a: list[str], code: list[list[str]], b: list[str], defined: list) -> str | None:
+def _twice(a: list[str], code: list[list[str]], b: list[str], defined: Callable[[], list]) -> str | None:
     """A line the file has once, which a block shows once after the line the file has before it (that one the
-    file's once too), that the result has twice in one definition of the result's (`defined`, its outline), or
+    file's once too), that the result has twice in one definition of the result's (`defined()`, its outline), or
     outside any (the block's lines placed beside the file's they stand for, the old ones kept): that line, or
     None. Twice in two definitions is a new one that repeats the file's lines (`flattenByPath` after
     `flatten`)."""
@@ -311,8 +311,12 @@ def _twice(a: list[str], code: list[list[str]], b: list[str], defined: list) -> 
     for k, x in enumerate(b[j].strip() for j in at_line):
         where.setdefault(x, []).append(k)
 
+    read: list[list] = []  # the result's outline, read once, when a line is found twice
+
     def inner(k: int) -> str | None:  # the innermost definition holding the result's k-th non-blank line
-        around = [f for f in defined if f.start - 1 <= at_line[k] < f.end]
+        if not read:
+            read.append(defined())
+        around = [f for f in read[0] if f.start - 1 <= at_line[k] < f.end]
         return min(around, key=lambda f: f.end - f.start).qualname if around else None
     counts = Counter(x.strip() for lines in code for x in lines)  # (a block that quotes another's lines: not once)
     for lines in code:
