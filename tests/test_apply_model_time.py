@@ -1,5 +1,5 @@
-"""engine/apply.py: the model places a part only within MODEL_S seconds; past that nothing is written and the
-message names the places it could go. The user's own cancel stays a cancel."""
+"""engine/apply.py: the model places a block's parts only within MODEL_S seconds; past that nothing is written
+and the message names the places it could go. The user's own cancel stays a cancel."""
 import time
 
 import pytest
@@ -39,7 +39,7 @@ def test_a_tie_the_model_does_not_settle_in_time_writes_nothing_and_names_the_pl
     with pytest.raises(MergeError) as e:
         applying.apply(EditRequest(DOC, block=BLOCK, language="python"), lambda: Slow())
     assert time.perf_counter() - start < 5
-    assert "did not place a part within 0.3 s" in str(e.value)
+    assert "did not place the block within 0.3 s" in str(e.value)
     assert "`Square.area` lines 2-3" in str(e.value) and "`Box.area` lines 7-8" in str(e.value)
 
 

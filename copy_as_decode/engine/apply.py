@@ -115,9 +115,11 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     ours = {f.qualname for f in symbols}
     for block in list(changes):
         merged = block_merge.merge(text, block.text, language, hints=block.hints, beside=last)
+        within = None  # the block's MODEL_S, for all the model does for it, from its first use (not the load)
         if engine is not None and (new := next((p for p in merged.pending if p.places), None)) is not None:
             front = front or engine()
-            if after := _neighbour(front, text, new, hooks, model_parts, candidates):
+            within = _Within(hooks, MODEL_S)
+            if after := _neighbour(front, text, new, within, model_parts, candidates):
                 merged = block_merge.merge(text, block.text, language, hints=[*block.hints, ("after", after)],
                                            beside=last)
         added = {f.qualname: f.name for f in block_merge.outlined(text, language)[1] if f.qualname not in ours}
@@ -141,14 +143,14 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
             hooks.check()
             front = front or engine()
             window = _window(text, part, merged.language) or request.lines
-            within = _Within(hooks, MODEL_S)  # from here: the model's load is not the part's time
+            within = within or _Within(hooks, MODEL_S)  # from here: the model's load is not the block's time
             try:
                 result = front.edit(text, instruction(part.text), "windowed", lines=window, language=merged.language,
                                     hooks=within, max_new_tokens=request.max_new_tokens, drafts=part.text)
             except Cancelled:
                 if not within.passed:
                     raise  # the user's cancel
-                raise block_merge.MergeError(f"the model did not place a part within {MODEL_S:g} s ({part.why}"
+                raise block_merge.MergeError(f"the model did not place the block within {MODEL_S:g} s ({part.why}"
                                              + "".join(f"; `{q}` lines {a}-{b}" for q, a, b in part.candidates)
                                              + "); say where it goes: --at LINE puts a new definition after the "
                                                "one at that line") from None
@@ -170,17 +172,17 @@ def apply(request: EditRequest, engine: Callable[[], object] | None = None) -> A
     return AppliedResult(request.restore(text), stats, request.document, left_out, model_parts, candidates)
 
 
-def _neighbour(front, text: str, part: block_merge.Pending, hooks, model_parts: list[str],
+def _neighbour(front, text: str, part: block_merge.Pending, within: "_Within", model_parts: list[str],
                candidates: list[dict]) -> str | None:
     """The qualname of the definition the model puts a new one (`part`) right after, among the part's
     `places`: one short constrained choice over their names, no rewrite. None where the engine
     cannot constrain a choice (a chat API: the part's window is then rewritten). Raises MergeError naming the
-    likeliest places when the model is unsure (under NEIGHBOUR_SURE) or takes over MODEL_S."""
+    likeliest places when the model is unsure (under NEIGHBOUR_SURE) or passes the block's deadline (`within`)."""
     # names alone, the short ones where they are unique: a prompt this CPU prefills within MODEL_S
     labels = [q.rsplit(".", 1)[-1] for q, _, _ in part.places]
     labels = labels if len(set(labels)) == len(labels) else [q for q, _, _ in part.places]
     shown = "".join(split_lines(part.text)[:NEW_SHOWN]).rstrip("\n")
-    within, start = _Within(hooks, MODEL_S), time.perf_counter()
+    start = time.perf_counter()
     try:
         picked = front.choose_neighbour(shown, "".join(f"{label}\n" for label in labels), labels, within)
     except Cancelled:
