@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from .document import split_lines
-from .languages import LANGUAGES, kin
+from .languages import LANGUAGES, kin, of_suffix
 from .languages import named as named_language
 from .outline import outline
 
@@ -103,8 +103,8 @@ def language_of_tag(tag: str) -> str | None:
 
 
 def language_of_path(path: str) -> str | None:
-    suffix = PurePosixPath(path.replace("\\", "/")).suffix.lower()
-    return next((lang.name for lang in LANGUAGES if suffix in lang.suffixes), None)
+    language = of_suffix(PurePosixPath(path.replace("\\", "/")).suffix)
+    return language.name if language else None
 
 
 def language_of_answer(answer: str) -> str | None:

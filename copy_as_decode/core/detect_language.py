@@ -16,6 +16,7 @@ read too); each grammar has a time limit, as error recovery on foreign code can 
 """
 import warnings
 from functools import cache
+from pathlib import Path
 
 from .languages import LANGUAGES, claiming, kin, named
 from .outline import QUERIED, outline, query
@@ -114,7 +115,6 @@ def of_file(path: str, text: str) -> str | None:
     """The outlined language of a file: its suffix's, and where several claim the suffix (a `.h` header, C's or
     C++'s), the one of those whose grammar reads the text best, on detect's evidence; a file without a suffix
     (a script: `bin/bats`) is read as detect reads a text that comes without a name."""
-    from pathlib import Path
     if not Path(path).suffix:
         return detect(text)
     claims = [lang.name for lang in claiming(Path(path).suffix) if lang.outline]

@@ -54,7 +54,7 @@ def named(name: str | None) -> Language | None:
 
 def of_suffix(suffix: str) -> Language | None:
     """The language of a file name's suffix (`.py`, any case), the first that claims it; None for any other."""
-    return next((lang for lang in LANGUAGES if suffix.lower() in lang.suffixes), None)
+    return next(iter(claiming(suffix)), None)
 
 
 def claiming(suffix: str) -> tuple[Language, ...]:
