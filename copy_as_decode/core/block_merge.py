@@ -894,10 +894,10 @@ class _Merger:
         # a group's bare opening (Go's `var (`) says where the run stands when a line of the group is the file's
         # there too (gofmt realigns the group's lines); else it opens a new group as well as the file's
         spaced = {" ".join(x.split()) for x in have}
-        grouped = any(" ".join(x.split()) in spaced for x in run if len(x) > 2 and not _OPENER.match(x))
+        grouped = any(" ".join(x.split()) in spaced for x in run if _telling(x))
 
         def telling(x: str) -> bool:
-            return len(x) > 2 and (grouped or not _OPENER.match(x))
+            return _telling(x, grouped)
         ends = [have.index(x) if telling(x) and counts.get(x) == 1 else None for x in (run[0], run[-1])]
         # the run's first line found once: the file lines before it are none of the run's (difflib would take a
         # `return ERR; }` pair above it and lose the run's first line)
@@ -1455,10 +1455,11 @@ _SELF = re.compile(r"\(\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b")  # a Rust met
 _OPENER = re.compile(r"^(?:var|const|type|import|let)\s*[({]$")  # a group's opening, the same in any group
 
 
-def _telling(line: str) -> bool:
+def _telling(line: str, grouped: bool = False) -> bool:
     """Whether a (stripped) line says where it stands when the file has it once: more than a bracket, and no
-    group's bare opening (Go's `var (` opens the file's group and a new one alike)."""
-    return len(line) > 2 and not _OPENER.match(line)
+    group's bare opening (Go's `var (` opens the file's group and a new one alike) unless the run is `grouped`
+    (a line of the group is the file's there too)."""
+    return len(line) > 2 and (grouped or not _OPENER.match(line))
 
 
 def _other_arms(lines: list[str], run: list[str]) -> bool:
